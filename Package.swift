@@ -1,0 +1,21 @@
+// swift-tools-version:6.0
+// Pairs: a two-player Memory match server. The toolchain is the only dependency.
+import PackageDescription
+
+let package = Package(
+    name: "Pairs",
+    products: [
+        .executable(name: "pairs", targets: ["pairs"]),
+    ],
+    targets: [
+        // The rules of the game as a pure state machine: no I/O, no clock, no randomness of its own.
+        .target(name: "PairsRules"),
+        // The wire: messages, the JSON codec, text commands and line framing. Knows bytes, not sockets.
+        .target(name: "PairsWire", dependencies: ["PairsRules"]),
+        // The one executable: a thin command-line front over the modules above.
+        .executableTarget(name: "pairs", dependencies: ["PairsRules", "PairsWire"]),
+
+        .testTarget(name: "PairsRulesTests", dependencies: ["PairsRules"]),
+        .testTarget(name: "PairsWireTests", dependencies: ["PairsWire", "PairsRules"]),
+    ]
+)

@@ -1,0 +1,103 @@
+/// Where a game stands, as the wire names it.
+public enum Phase: String, Sendable, Hashable, Codable {
+    /// Fewer than two players: no game is running.
+    case waiting
+    /// The player on turn may flip.
+    case playing
+    /// A mismatched pair is on show; nobody may flip.
+    case reveal
+    /// The game ended; the players may ask for a rematch.
+    case over
+}
+
+/// A card as everyone may see it. A face-down card has no face here, so a face the server has not revealed
+/// cannot leave it: this is the only form of a card the codec can encode.
+public enum CardView: Sendable, Hashable {
+    case down
+    case up(face: String)
+    case matched(face: String, by: Seat)
+}
+
+/// A seated player as everyone may see them.
+public struct PlayerView: Sendable, Hashable {
+    public var name: String
+    public var score: Int
+    public var connected: Bool
+
+    public init(name: String, score: Int, connected: Bool) {
+        self.name = name
+        self.score = score
+        self.connected = connected
+    }
+}
+
+/// How a finished game ended.
+public enum Outcome: Sendable, Hashable {
+    case win(Seat)
+    case draw
+
+    /// The winning seat, or nil for a draw.
+    public var winner: Seat? {
+        if case .win(let seat) = self { seat } else { nil }
+    }
+}
+
+/// Games won by each seat and games drawn since the current two players sat down together.
+public struct SeriesTally: Sendable, Hashable {
+    /// Wins indexed by seat.
+    public var wins: [Int]
+    public var draws: Int
+
+    public init(wins: [Int] = [0, 0], draws: Int = 0) {
+        self.wins = wins
+        self.draws = draws
+    }
+
+    mutating func record(_ outcome: Outcome) {
+        switch outcome {
+        case .win(let seat): wins[seat.index] += 1
+        case .draw: draws += 1
+        }
+    }
+}
+
+/// The state of a match that may leave the server: identical for both players and every spectator, so it
+/// can be encoded once and the same bytes sent to all of them.
+public struct PublicState: Sendable, Hashable {
+    /// Games started in this room so far (0 before the first one starts).
+    public var game: Int
+    /// Increases by one with every accepted change, across games.
+    public var seq: Int
+    public var phase: Phase
+    public var layout: BoardLayout
+    /// Every card, row-major.
+    public var cards: [CardView]
+    /// The players indexed by seat; nil for an empty seat.
+    public var players: [PlayerView?]
+    /// The seat that may flip now (or would, once a reveal ends); nil while no game runs.
+    public var turn: Seat?
+    /// Milliseconds left on the turn clock when this state was made; nil when no clock is running.
+    public var turnMillisecondsLeft: Int?
+    /// Set once a game is over.
+    public var outcome: Outcome?
+    public var series: SeriesTally
+    /// The change that produced this state.
+    public var event: GameEvent
+
+    public init(
+        game: Int, seq: Int, phase: Phase, layout: BoardLayout, cards: [CardView], players: [PlayerView?],
+        turn: Seat?, turnMillisecondsLeft: Int?, outcome: Outcome?, series: SeriesTally, event: GameEvent
+    ) {
+        self.game = game
+        self.seq = seq
+        self.phase = phase
+        self.layout = layout
+        self.cards = cards
+        self.players = players
+        self.turn = turn
+        self.turnMillisecondsLeft = turnMillisecondsLeft
+        self.outcome = outcome
+        self.series = series
+        self.event = event
+    }
+}
