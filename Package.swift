@@ -12,10 +12,13 @@ let package = Package(
         .target(name: "PairsRules"),
         // The wire: messages, the JSON codec, text commands and line framing. Knows bytes, not sockets.
         .target(name: "PairsWire", dependencies: ["PairsRules"]),
+        // The TCP server: sockets, Dispatch queues, timers, rooms.
+        .target(name: "PairsServer", dependencies: ["PairsRules", "PairsWire"]),
         // The one executable: a thin command-line front over the modules above.
-        .executableTarget(name: "pairs", dependencies: ["PairsRules", "PairsWire"]),
+        .executableTarget(name: "pairs", dependencies: ["PairsRules", "PairsWire", "PairsServer"]),
 
         .testTarget(name: "PairsRulesTests", dependencies: ["PairsRules"]),
         .testTarget(name: "PairsWireTests", dependencies: ["PairsWire", "PairsRules"]),
+        .testTarget(name: "PairsServerTests", dependencies: ["PairsServer", "PairsWire", "PairsRules"]),
     ]
 )

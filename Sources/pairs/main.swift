@@ -1,4 +1,4 @@
-// The `pairs` command: a thin front that parses arguments and hands over to a module.
+// The `pairs` command: a thin front that picks the subcommand and hands over to a module.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,23 +19,18 @@ commands:
 """
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+let rest = Array(arguments.dropFirst())
 switch arguments.first {
 case "--help", "-h", "help":
     print(usage)
-case "--version", "-V":
+case "--version", "-V", "version":
     print("pairs \(version)")
+case "serve":
+    exit(ServeCommand.run(rest, version: version))
 case nil:
-    FileHandleOutput.standardError.write(usage + "\n")
+    printError(usage)
     exit(2)
 case let command?:
-    FileHandleOutput.standardError.write("pairs: unknown command '\(command)'\n\n\(usage)\n")
+    printError("pairs: unknown command '\(command)'\n\n\(usage)")
     exit(2)
-}
-
-enum FileHandleOutput {
-    case standardError
-    func write(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in _ = Glibc.write(2, bytes.baseAddress, bytes.count) }
-    }
 }

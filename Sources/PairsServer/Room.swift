@@ -1,0 +1,42 @@
+import PairsRules
+import PairsWire
+
+/// A room: its match, who sits in each seat, who watches, and the timer that drives the match's clock.
+///
+/// Confined to the server's queue, like everything the server owns.
+final class Room: @unchecked Sendable {
+    let name: String
+    /// Made by quick match (rather than by name), so the lobby offers its free seat to quick joiners.
+    let isQuickMatch: Bool
+    var match: Match
+    /// The live connection of each seat: nil while the seat is empty or its player is away.
+    var seatConnections: [Connection?] = [nil, nil]
+    /// The resume token of each seated player. Sent to that player only.
+    var tokens: [String?] = [nil, nil]
+    /// Spectators by connection id.
+    var spectators: [Int: Connection] = [:]
+    let timer = RoomTimer()
+
+    init(name: String, isQuickMatch: Bool, match: Match) {
+        self.name = name
+        self.isQuickMatch = isQuickMatch
+        self.match = match
+    }
+
+    /// Everyone who receives the room's states and chat: connected players, then spectators.
+    var recipients: [Connection] {
+        var list = seatConnections.compactMap { $0 }
+        list.append(contentsOf: spectators.values)
+        return list
+    }
+
+    /// Nobody sits and nobody watches: the room can go.
+    var isAbandoned: Bool { match.isEmpty && spectators.isEmpty }
+
+    var summary: RoomSummary {
+        RoomSummary(
+            name: name, phase: match.phase,
+            players: Seat.allCases.map { match.playerName(in: $0) },
+            spectators: spectators.count, pairs: match.options.pairs)
+    }
+}

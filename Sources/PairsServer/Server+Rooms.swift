@@ -1,0 +1,91 @@
+import PairsRules
+import PairsWire
+
+/// Rooms coming and going, and their states going out.
+extension Server {
+    func openRoom(named name: String, quickMatch: Bool, options: GameOptions) -> Room {
+        var generator = SystemRandomNumberGenerator()
+        let seed = configuration.seed ?? generator.next()
+        let grace = Int64(configuration.graceSeconds) * 1000
+        let room = Room(name: name, isQuickMatch: quickMatch, match: Match(options: options, graceMilliseconds: grace, seed: seed))
+        directory.add(room)
+        log.info("room \(name) created (\(options.pairs) pairs)")
+        return room
+    }
+
+    /// Sends each state to everyone in the room, encoded once, then carries out what it means for the
+    /// room's seats, and leaves the room's timer and lobby entries in step with the match.
+    func publish(_ states: [PublicState], in room: Room, id: RequestID?, at now: Moment) {
+        for state in states {
+            let bytes = ServerMessageEncoder.encode(
+                .state(StateMessage(room: room.name, spectators: room.spectators.count, state: state, id: id)))
+            for recipient in room.recipients { deliver(bytes, to: recipient) }
+            switch state.event {
+            case .leave(let seat):
+                // The seat is free: its token dies, and its connection (if it is still there) is no longer
+                // the seat's. Whoever asked to leave is already on the way back to the lobby.
+                directory.retireToken(of: seat, in: room)
+                if let connection = room.seatConnections[seat.index] {
+                    room.seatConnections[seat.index] = nil
+                    if case .seated(let seated, _) = connection.place, seated === room { connection.place = .lobby }
+                }
+            case .over, .forfeit:
+                counters.gamesFinished += 1
+                log.info("room \(room.name): game \(state.game) over, \(describe(state))")
+            default:
+                break
+            }
+        }
+        settle(room, at: now)
+    }
+
+    /// Removes the room when nobody is left, else keeps its quick-match entry and timer current.
+    func settle(_ room: Room, at now: Moment) {
+        if room.isAbandoned {
+            room.timer.cancel()
+            directory.remove(room)
+            log.info("room \(room.name) closed")
+            return
+        }
+        directory.update(quickMatch: room)
+        room.timer.schedule(room.match.nextDeadline, now: now, queue: queue) { [self] in
+            roomTimerFired(room)
+        }
+    }
+
+    private func roomTimerFired(_ room: Room) {
+        room.timer.fired()
+        guard directory.room(named: room.name) === room else { return }
+        let now = MonotonicClock.now()
+        publish(room.match.advance(to: now), in: room, id: nil, at: now)
+        finishEvent()
+    }
+
+    /// Takes a closing connection out of its room: a player keeps the seat for the grace period.
+    func detachFromRoom(_ connection: Connection) {
+        let now = MonotonicClock.now()
+        switch connection.place {
+        case .lobby:
+            break
+        case .watching(let room):
+            room.spectators[connection.id] = nil
+            settle(room, at: now)
+        case .seated(let room, let seat):
+            guard room.seatConnections[seat.index] === connection else { break }
+            room.seatConnections[seat.index] = nil
+            let states = (try? room.match.disconnect(seat: seat, at: now)) ?? []
+            publish(states, in: room, id: nil, at: now)
+        }
+        connection.place = .lobby
+    }
+
+    private func describe(_ state: PublicState) -> String {
+        let names = state.players.map { $0?.name ?? "-" }
+        let scores = state.players.map { String($0?.score ?? 0) }.joined(separator: ":")
+        switch state.outcome {
+        case .win(let seat)?: return "\(names[seat.index]) won \(scores)"
+        case .draw?: return "draw \(scores)"
+        case nil: return "ended"
+        }
+    }
+}

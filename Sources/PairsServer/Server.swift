@@ -1,0 +1,371 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+import PairsRules
+import PairsWire
+
+/// The Pairs match server: accepts TCP connections, reads line-delimited requests, runs the rooms, and
+/// writes every state change to everyone in the room.
+///
+/// One serial queue owns everything: connections, rooms, the lobby, the counters. Sockets are non-blocking
+/// and every Dispatch source (reads, writes, accepts, timers) targets that queue, so no state is ever
+/// touched by two threads and no lock is needed. That is the `@unchecked Sendable` promise: every mutable
+/// property below is used only on `queue`. The public methods hop onto it.
+public final class Server: @unchecked Sendable {
+    /// Connections accepted per readable event on the listening socket, so a connection storm cannot
+    /// starve the games already running.
+    static let maxAcceptsPerEvent = 64
+    /// Bytes read per readable event: one buffer, shared by all connections since only the queue reads.
+    static let readBufferBytes = 64 * 1024
+    /// Descriptors kept back from `--max-connections`' default: stdio, the listening socket, the spare
+    /// descriptor and Dispatch's own.
+    static let reservedDescriptors = 16
+    /// How long a shutdown waits for goodbyes to drain before closing anyway (the process must exit
+    /// within two seconds of SIGTERM).
+    static let shutdownDrainMilliseconds: Int64 = 1500
+    /// How long a client that asked to quit gets to read its last messages.
+    static let quitDrainMilliseconds: Int64 = 2000
+
+    public let configuration: ServerConfiguration
+    let queue = DispatchQueue(label: "pairs.server")
+    let log: ServerLog
+    let startedAt = MonotonicClock.now()
+    let hint = "type: join | join ROOM | list | help"
+    let serverName: String
+
+    var connections: [Int: Connection] = [:]
+    var directory = RoomDirectory()
+    var idleList = IdleList()
+    var counters = ServerStatistics()
+    var maxConnections = 0
+    private var nextConnectionID = 1
+    private var listeningFD: Int32 = -1
+    private var acceptSource: DispatchSourceRead?
+    private var sweepTimer: DispatchSourceTimer?
+    /// A descriptor held open so that, when the process runs out, one can be freed to accept a client and
+    /// tell it `server_full` instead of leaving it hanging in the backlog.
+    private var spareFD: Int32 = -1
+    private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Server.readBufferBytes, alignment: 1)
+    /// Connections to close once the current event is handled, never in the middle of a broadcast.
+    private var pendingCloses: [(Connection, CloseKind)] = []
+    /// Connections saying goodbye: closed when their output drains or their deadline passes.
+    private var draining: [Int: (connection: Connection, deadline: Moment)] = [:]
+    private var lastFullWarning = Moment(milliseconds: .min / 2)
+    private(set) var isShuttingDown = false
+    private var boundAddress: SocketAddress?
+
+    /// How a connection ends.
+    enum CloseKind {
+        /// The socket is gone: nothing can be said.
+        case dropped(String)
+        /// Say `bye` with the reason and close at once, dropping anything still queued.
+        case bye(ByeReason)
+        /// Say `bye` after everything queued, and close once it has gone out.
+        case byeAfterFlush(ByeReason)
+    }
+
+    public init(configuration: ServerConfiguration, version: String = "dev") {
+        self.configuration = configuration
+        self.log = ServerLog(level: configuration.logLevel)
+        self.serverName = "pairs \(version)"
+    }
+
+    deinit {
+        readBuffer.deallocate()
+    }
+
+    /// The port the server listens on (the real one when configured with port 0).
+    public var port: Int { boundAddress?.port ?? 0 }
+
+    /// `HOST:PORT` as the server listens on it.
+    public var listeningAddress: String { boundAddress?.description ?? "" }
+
+    /// Binds and starts serving. Throws before anything listens if the address cannot be used.
+    public func start() throws(SocketError) {
+        let address = try SocketAddress(host: configuration.host, port: configuration.port)
+        let fileLimit = SocketOptions.raiseFileLimit()
+        let fd = try SocketOptions.listen(on: address, backlog: 4096)
+        let bound = try SocketAddress(boundTo: fd)
+        queue.sync {
+            listeningFD = fd
+            boundAddress = bound
+            maxConnections = configuration.maxConnections ?? max(1, fileLimit - Self.reservedDescriptors)
+            spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+            source.setEventHandler { [self] in acceptConnections() }
+            source.setCancelHandler { Glibc.close(fd) }
+            source.activate()
+            acceptSource = source
+            let sweep = DispatchSource.makeTimerSource(queue: queue)
+            sweep.setEventHandler { [self] in sweepIdleConnections() }
+            sweep.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1), leeway: .milliseconds(100))
+            sweep.activate()
+            sweepTimer = sweep
+        }
+        log.info("pairs listening on \(bound) (max \(maxConnections) connections)")
+    }
+
+    /// Stops accepting, says `bye {reason: "shutdown"}` to everyone, lets it drain briefly, closes every
+    /// connection, and then calls `completion` (on the server's queue).
+    public func shutdown(completion: @escaping @Sendable () -> Void) {
+        queue.async { [self] in
+            guard !isShuttingDown else { completion(); return }
+            isShuttingDown = true
+            acceptSource?.cancel()
+            acceptSource = nil
+            let deadline = MonotonicClock.now().adding(milliseconds: Self.shutdownDrainMilliseconds)
+            for connection in connections.values {
+                schedule(close: connection, .byeAfterFlush(.shutdown))
+            }
+            finishEvent()
+            for entry in draining.values { draining[entry.connection.id] = (entry.connection, min(entry.deadline, deadline)) }
+            waitForDrain(then: completion)
+        }
+    }
+
+    /// `shutdown`, waiting for it to finish. For tests and the command line; not to be called on the
+    /// server's own queue.
+    public func stop() {
+        let done = DispatchSemaphore(value: 0)
+        shutdown { done.signal() }
+        done.wait()
+    }
+
+    /// The server's counters, read on its queue.
+    public func statistics() -> ServerStatistics {
+        queue.sync { currentStatistics(id: nil) }
+    }
+
+    private func waitForDrain(then completion: @escaping @Sendable () -> Void) {
+        let now = MonotonicClock.now()
+        for (id, entry) in draining where entry.connection.output.isEmpty || entry.deadline <= now {
+            draining[id] = nil
+            entry.connection.closeSocket()
+        }
+        if draining.isEmpty {
+            sweepTimer?.cancel()
+            sweepTimer = nil
+            for room in directory.rooms.values { room.timer.cancel() }
+            if spareFD >= 0 { Glibc.close(spareFD); spareFD = -1 }
+            log.info("server stopped")
+            completion()
+        } else {
+            queue.asyncAfter(deadline: .now() + .milliseconds(10)) { [self] in waitForDrain(then: completion) }
+        }
+    }
+
+    // MARK: Accepting
+
+    private func acceptConnections() {
+        for _ in 0..<Self.maxAcceptsPerEvent {
+            var storage = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let fd = withUnsafeMutablePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(listeningFD, $0, &length) }
+            }
+            if fd < 0 {
+                switch errno {
+                case EINTR, ECONNABORTED: continue
+                case EMFILE, ENFILE: refuseWithSpareDescriptor()
+                default: break
+                }
+                break
+            }
+            SocketOptions.configureClient(fd)
+            guard connections.count < maxConnections, !isShuttingDown else {
+                refuse(fd)
+                continue
+            }
+            admit(fd, peer: SocketAddress(storage: storage, length: length).description)
+        }
+        finishEvent()
+    }
+
+    private func admit(_ fd: Int32, peer: String) {
+        let now = MonotonicClock.now()
+        let connection = Connection(id: nextConnectionID, fd: fd, peer: peer, now: now)
+        nextConnectionID += 1
+        if configuration.rateLimit > 0 {
+            let rate = Double(configuration.rateLimit)
+            connection.rateLimit = TokenBucket(ratePerSecond: rate, burst: Double(configuration.rateBurst), now: now)
+            // A client is cut off after dropping about a burst's worth of messages in a row beyond its
+            // allowance; a client that backs off when told earns the allowance back within seconds.
+            connection.floodAllowance = TokenBucket(ratePerSecond: rate / 4, burst: Double(configuration.rateBurst), now: now)
+        }
+        connections[connection.id] = connection
+        idleList.touch(connection)
+        connection.start(
+            on: queue,
+            readable: { [self] in readable(connection) },
+            writable: { [self] in writable(connection) })
+        send(.welcome(Welcome(server: serverName, session: "c\(connection.id)", hint: hint)), to: connection)
+        log.debug("c\(connection.id) connected from \(peer)")
+    }
+
+    /// Tells a connection over the limit why it is turned away, and closes it.
+    private func refuse(_ fd: Int32) {
+        let bye = ServerMessageEncoder.encode(.bye(.serverFull))
+        _ = bye.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        Glibc.close(fd)
+        let now = MonotonicClock.now()
+        if lastFullWarning.milliseconds(until: now) >= 1000 {
+            lastFullWarning = now
+            log.warning("connection refused: server full (\(connections.count) connections)")
+        }
+    }
+
+    /// Out of descriptors: free the spare one, accept and refuse one client, and take the spare back.
+    private func refuseWithSpareDescriptor() {
+        guard spareFD >= 0 else { return }
+        Glibc.close(spareFD)
+        let fd = accept(listeningFD, nil, nil)
+        if fd >= 0 {
+            SocketOptions.configureClient(fd)
+            refuse(fd)
+        }
+        spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
+    }
+
+    // MARK: Reading and writing
+
+    private func readable(_ connection: Connection) {
+        switch connection.read(into: readBuffer) {
+        case .bytes(let count):
+            counters.bytesIn += count
+            guard !connection.isClosing else { break } // still drained, so the source stops firing
+            var framer = LineFramer()
+            swap(&framer, &connection.framer) // the handlers below may not touch connection.framer
+            framer.append(UnsafeRawBufferPointer(rebasing: readBuffer[..<count])) { frame in
+                guard !connection.isClosing else { return }
+                switch frame {
+                case .line(let line): handle(line: line, from: connection)
+                case .tooLong: handleTooLong(from: connection)
+                }
+            }
+            swap(&framer, &connection.framer)
+        case .wouldBlock:
+            break
+        case .endOfStream:
+            peerGone(connection, why: "closed by peer")
+        case .failed:
+            peerGone(connection, why: "read failed: \(String(cString: strerror(errno)))")
+        }
+        finishEvent()
+    }
+
+    /// The peer closed or reset: a goodbye in progress is over, anyone else is dropped. (An end of stream
+    /// stays readable, so leaving the socket open would spin the read source.)
+    private func peerGone(_ connection: Connection, why: String) {
+        if let entry = draining.removeValue(forKey: connection.id) {
+            entry.connection.closeSocket()
+        } else {
+            schedule(close: connection, .dropped(why))
+        }
+    }
+
+    private func writable(_ connection: Connection) {
+        if !connection.flush() {
+            schedule(close: connection, .dropped("write failed"))
+        } else if connection.output.isEmpty, draining[connection.id] != nil {
+            draining[connection.id] = nil
+            connection.closeSocket()
+        }
+        finishEvent()
+    }
+
+    /// Queues `message` for `connection`.
+    func send(_ message: ServerMessage, to connection: Connection) {
+        deliver(ServerMessageEncoder.encode(message), to: connection)
+    }
+
+    /// Queues bytes already encoded (a state encoded once for a whole room) for `connection`.
+    func deliver(_ bytes: [UInt8], to connection: Connection) {
+        guard !connection.isClosing else { return }
+        switch connection.write(bytes, limit: configuration.outputBufferLimitBytes) {
+        case .accepted:
+            counters.messagesOut += 1
+            counters.bytesOut += bytes.count
+        case .overflow:
+            schedule(close: connection, .bye(.tooSlow))
+        case .failed:
+            schedule(close: connection, .dropped("write failed"))
+        }
+    }
+
+    // MARK: Closing
+
+    /// Marks `connection` to be closed once the current event is handled.
+    func schedule(close connection: Connection, _ kind: CloseKind) {
+        guard !connection.isClosing else { return }
+        connection.isClosing = true
+        pendingCloses.append((connection, kind))
+    }
+
+    /// Ends every event handler: closes what the event scheduled for closing. Closing a player can change
+    /// a room and so overflow another client, which this loop then closes too.
+    func finishEvent() {
+        while !pendingCloses.isEmpty {
+            let (connection, kind) = pendingCloses.removeFirst()
+            close(connection, kind)
+        }
+    }
+
+    private func close(_ connection: Connection, _ kind: CloseKind) {
+        idleList.remove(connection)
+        connections[connection.id] = nil
+        detachFromRoom(connection)
+        let why: String
+        switch kind {
+        case .dropped(let reason):
+            why = reason
+            connection.closeSocket()
+        case .bye(let reason):
+            why = reason.rawValue
+            connection.output.removeAll()
+            connection.writeLastWords(ServerMessageEncoder.encode(.bye(reason)))
+            connection.closeSocket()
+        case .byeAfterFlush(let reason):
+            why = reason.rawValue
+            let bye = ServerMessageEncoder.encode(.bye(reason))
+            if connection.output.isEmpty {
+                connection.writeLastWords(bye)
+                connection.closeSocket()
+            } else {
+                _ = connection.write(bye, limit: .max)
+                let wait = reason == .shutdown ? Self.shutdownDrainMilliseconds : Self.quitDrainMilliseconds
+                draining[connection.id] = (connection, MonotonicClock.now().adding(milliseconds: wait))
+            }
+        }
+        if case .bye(.serverFull) = kind {} else if !isShuttingDown {
+            log.info("c\(connection.id) (\(connection.name)) disconnected: \(why)")
+        }
+    }
+
+    // MARK: Housekeeping
+
+    /// Once a second: closes idle lobby connections and goodbyes that never drained.
+    private func sweepIdleConnections() {
+        let now = MonotonicClock.now()
+        let idleLimit = Int64(configuration.idleSeconds) * 1000
+        while let oldest = idleList.first, oldest.lastActivity.milliseconds(until: now) >= idleLimit {
+            idleList.remove(oldest)
+            schedule(close: oldest, .bye(.idle))
+        }
+        for (id, entry) in draining where entry.deadline <= now {
+            draining[id] = nil
+            entry.connection.closeSocket()
+        }
+        finishEvent()
+    }
+
+    func currentStatistics(id: RequestID?) -> ServerStatistics {
+        var stats = counters
+        stats.connections = connections.count
+        stats.rooms = directory.count
+        stats.gamesActive = directory.rooms.values.count { $0.match.phase == .playing || $0.match.phase == .reveal }
+        stats.uptimeSeconds = Int(startedAt.milliseconds(until: MonotonicClock.now()) / 1000)
+        stats.id = id
+        return stats
+    }
+}

@@ -1,0 +1,77 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The socket calls the server makes, in one place, each with why.
+enum SocketOptions {
+    /// Seconds of silence before the kernel starts probing a peer, and how it probes: a player whose
+    /// machine vanished (power cut, cable pulled) is found dead within about a minute, and loses the seat
+    /// after the grace period like any other dropped connection.
+    static let keepAliveIdleSeconds: Int32 = 30
+    static let keepAliveIntervalSeconds: Int32 = 10
+    static let keepAliveProbes: Int32 = 3
+    /// Unacknowledged data older than this kills the connection even while keepalive would wait.
+    static let userTimeoutMilliseconds: UInt32 = 60_000
+
+    static func setNonBlocking(_ fd: Int32) {
+        let flags = fcntl(fd, F_GETFL, 0)
+        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+    }
+
+    /// Options for an accepted client socket: no Nagle delay (a flip's answer is one small line that must
+    /// leave at once), and keepalive to find dead peers.
+    static func configureClient(_ fd: Int32) {
+        setNonBlocking(fd)
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        set(fd, Int32(IPPROTO_TCP), TCP_NODELAY, Int32(1))
+        set(fd, SOL_SOCKET, SO_KEEPALIVE, Int32(1))
+        set(fd, Int32(IPPROTO_TCP), TCP_KEEPIDLE, keepAliveIdleSeconds)
+        set(fd, Int32(IPPROTO_TCP), TCP_KEEPINTVL, keepAliveIntervalSeconds)
+        set(fd, Int32(IPPROTO_TCP), TCP_KEEPCNT, keepAliveProbes)
+        set(fd, Int32(IPPROTO_TCP), TCP_USER_TIMEOUT, userTimeoutMilliseconds)
+    }
+
+    static func set<Value: BitwiseCopyable>(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: Value) {
+        withUnsafeBytes(of: value) { bytes in
+            _ = setsockopt(fd, level, name, bytes.baseAddress, socklen_t(bytes.count))
+        }
+    }
+
+    /// A listening socket bound to `address`, non-blocking. SO_REUSEADDR lets a restarted server bind
+    /// while old connections linger in TIME_WAIT.
+    static func listen(on address: SocketAddress, backlog: Int32) throws(SocketError) -> Int32 {
+        let fd = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw .system(call: "socket", errno: errno) }
+        set(fd, SOL_SOCKET, SO_REUSEADDR, Int32(1))
+        if address.family == AF_INET6 {
+            // "::" serves IPv4 clients too, as a LAN user expects of the default address.
+            set(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, Int32(0))
+        }
+        let bound = address.withSockaddr { bind(fd, $0, $1) }
+        guard bound == 0 else {
+            let code = errno
+            close(fd)
+            throw .system(call: "bind", errno: code)
+        }
+        guard Glibc.listen(fd, backlog) == 0 else {
+            let code = errno
+            close(fd)
+            throw .system(call: "listen", errno: code)
+        }
+        setNonBlocking(fd)
+        return fd
+    }
+
+    /// Raises the soft limit on open files to the hard limit and returns it: the server should hold as
+    /// many connections as the system lets it.
+    static func raiseFileLimit() -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
+        if limit.rlim_cur < limit.rlim_max {
+            limit.rlim_cur = limit.rlim_max
+            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+            _ = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+        return limit.rlim_cur > rlim_t(Int32.max) ? Int(Int32.max) : Int(limit.rlim_cur)
+    }
+}

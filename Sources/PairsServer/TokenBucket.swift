@@ -1,0 +1,29 @@
+import PairsRules
+
+/// A token bucket: `rate` tokens a second, holding at most `burst`. Each message takes one token.
+///
+/// Used twice per connection: once to drop messages beyond the rate limit, and once to count those drops,
+/// so that a client which keeps flooding after being told is disconnected.
+struct TokenBucket {
+    let ratePerSecond: Double
+    let burst: Double
+    private var tokens: Double
+    private var updatedAt: Moment
+
+    init(ratePerSecond: Double, burst: Double, now: Moment) {
+        self.ratePerSecond = ratePerSecond
+        self.burst = burst
+        self.tokens = burst
+        self.updatedAt = now
+    }
+
+    /// Takes a token if one is there. Returns false, taking nothing, when the bucket is empty.
+    mutating func take(at now: Moment) -> Bool {
+        let elapsed = Double(max(0, updatedAt.milliseconds(until: now))) / 1000
+        tokens = min(burst, tokens + elapsed * ratePerSecond)
+        updatedAt = now
+        guard tokens >= 1 else { return false }
+        tokens -= 1
+        return true
+    }
+}

@@ -1,0 +1,39 @@
+/// The stable error codes of protocol.md. Clients branch on these; the wording of `message` may change.
+public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
+    /// The line is not a JSON object (or not valid UTF-8).
+    case badJSON = "bad_json"
+    /// The line is longer than the line limit; it was discarded up to its newline.
+    case tooLong = "too_long"
+    /// The `type` (or text command) is not one the server knows.
+    case unknownType = "unknown_type"
+    /// A field is missing, has the wrong type, or is out of range.
+    case badField = "bad_field"
+    /// The request needs a room and the connection is in none.
+    case notInRoom = "not_in_room"
+    /// The request needs the connection to be in no room.
+    case alreadyInRoom = "already_in_room"
+    /// A flip by the seat that is not on turn.
+    case notYourTurn = "not_your_turn"
+    /// A flip or rematch in a phase that does not allow it.
+    case notPlaying = "not_playing"
+    /// A flip of a card that is not on the board or not face down.
+    case badCard = "bad_card"
+    /// Both seats of the room are taken.
+    case roomFull = "room_full"
+    /// No room has that name.
+    case noSuchRoom = "no_such_room"
+    /// The room name is not 1-32 letters, digits, `-` or `_`.
+    case badRoom = "bad_room"
+    /// The resume token is unknown, expired or already used.
+    case badToken = "bad_token"
+    /// Too many messages: this one was dropped.
+    case rateLimited = "rate_limited"
+    /// The server is at its connection limit.
+    case serverFull = "server_full"
+    /// The `hello` asked for a protocol version the server does not speak.
+    case unsupportedProtocol = "unsupported_protocol"
+    /// A second rematch request for the same game.
+    case rematchPending = "rematch_pending"
+    /// Spectators watch; they cannot flip or ask for rematches.
+    case notAPlayer = "not_a_player"
+}

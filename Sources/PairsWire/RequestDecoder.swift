@@ -1,0 +1,173 @@
+import PairsRules
+
+/// Turns one line from a client into a `Request`, or into the `RequestError` to answer it with.
+///
+/// A line that starts with `{` is JSON; any other line is a text command typed by a person (`flip 3`).
+/// Decoding never traps and never loops on its input: every byte sequence ends as a request, an error, or
+/// (for a blank line) nothing.
+public enum RequestDecoder {
+    /// Decodes one line without its terminator. Returns nil for a blank line, which the server ignores.
+    public static func decode(line: UnsafeRawBufferPointer) throws(RequestError) -> Request? {
+        var start = 0
+        while start < line.count, line[start] == UInt8(ascii: " ") || line[start] == UInt8(ascii: "\t") {
+            start += 1
+        }
+        if start == line.count { return nil }
+        if line[start] == UInt8(ascii: "{") {
+            return try decodeJSON(line)
+        }
+        guard let text = String(validating: line, as: UTF8.self) else {
+            throw RequestError(.badJSON, "the line is not valid UTF-8")
+        }
+        return try TextCommand.parse(text)
+    }
+
+    /// Decodes one line given as bytes.
+    public static func decode(line: some Collection<UInt8>) throws(RequestError) -> Request? {
+        let result = Array(line).withUnsafeBytes { buffer in
+            Result { () throws(RequestError) -> Request? in try decode(line: buffer) }
+        }
+        return try result.get()
+    }
+
+    static func decodeJSON(_ line: UnsafeRawBufferPointer) throws(RequestError) -> Request {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(line)
+        } catch {
+            throw RequestError(.badJSON, "not valid JSON: \(error)")
+        }
+        guard let object = value.objectValue else {
+            throw RequestError(.badJSON, "a message is a JSON object")
+        }
+        let id = try requestID(in: object)
+        do {
+            return Request(id: id, try message(in: object))
+        } catch {
+            throw RequestError(error.code, error.message, id: id)
+        }
+    }
+
+    private static func requestID(in object: JSONObject) throws(RequestError) -> RequestID? {
+        switch object["id"] {
+        case nil, .null?:
+            return nil
+        case .number(.integer(let value))?:
+            return .integer(value)
+        case .string(let value)? where value.utf8.count <= RequestID.maxStringBytes:
+            return .string(value)
+        default:
+            throw RequestError(.badField, "id must be an integer or a string of at most \(RequestID.maxStringBytes) bytes")
+        }
+    }
+
+    private static func message(in object: JSONObject) throws(RequestError) -> ClientMessage {
+        guard let typeValue = object["type"] else { throw RequestError(.badField, "missing field: type") }
+        guard let type = typeValue.stringValue else { throw RequestError(.badField, "type must be a string") }
+        var fields = Fields(object: object)
+        switch type {
+        case "hello":
+            if let version = try fields.optionalInteger("protocol"), version != WireProtocol.version {
+                throw RequestError(.unsupportedProtocol, "this server speaks protocol \(WireProtocol.version), not \(version)")
+            }
+            return .hello(name: try name(try fields.string("name")))
+        case "join":
+            return .join(try joinRequest(&fields))
+        case "flip":
+            return .flip(card: try fields.integer("card"))
+        case "leave": return .leave
+        case "rematch": return .rematch
+        case "say": return .say(text: try chat(try fields.string("text")))
+        case "watch": return .watch(room: try room(try fields.string("room")))
+        case "list": return .list
+        case "resume": return .resume(token: try fields.string("token"))
+        case "ping": return .ping
+        case "stats": return .stats
+        case "help": return .help
+        case "quit": return .quit
+        default:
+            throw RequestError(.unknownType, "unknown type \"\(TextCleaner.cleanChat(type) ?? "")\"; send {\"type\":\"help\"} for the list")
+        }
+    }
+
+    private static func joinRequest(_ fields: inout Fields) throws(RequestError) -> JoinRequest {
+        var request = JoinRequest()
+        if let name = try fields.optionalString("room") { request.room = try room(name) }
+        request.pairs = try fields.optionalInteger("pairs", in: GameOptions.pairsRange)
+        request.turnSeconds = try fields.optionalInteger("turn_seconds", in: GameOptions.turnSecondsRange)
+        request.revealMilliseconds = try fields.optionalInteger("reveal_ms", in: GameOptions.revealMillisecondsRange)
+        request.againOnMatch = try fields.optionalBool("again_on_match")
+        return request
+    }
+
+    /// A player name, cleaned of control characters and trimmed to the name limit.
+    static func name(_ raw: String) throws(RequestError) -> String {
+        guard let name = TextCleaner.cleanName(raw) else {
+            throw RequestError(.badField, "name must have at least one printable character")
+        }
+        return name
+    }
+
+    /// Chat text, cleaned of control characters and trimmed to the chat limit.
+    static func chat(_ raw: String) throws(RequestError) -> String {
+        guard let text = TextCleaner.cleanChat(raw) else {
+            throw RequestError(.badField, "text must have at least one printable character")
+        }
+        return text
+    }
+
+    /// A room name, checked against the allowed characters and length.
+    static func room(_ raw: String) throws(RequestError) -> String {
+        guard RoomName.isValid(raw) else {
+            throw RequestError(.badRoom, "a room name is 1-\(RoomName.maxLength) letters, digits, - or _")
+        }
+        return raw
+    }
+}
+
+/// Typed access to the fields of a request object, with errors that name the field.
+private struct Fields {
+    let object: JSONObject
+
+    func string(_ key: String) throws(RequestError) -> String {
+        guard let value = try optionalString(key) else { throw RequestError(.badField, "missing field: \(key)") }
+        return value
+    }
+
+    func optionalString(_ key: String) throws(RequestError) -> String? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .string(let value)?: return value
+        default: throw RequestError(.badField, "\(key) must be a string")
+        }
+    }
+
+    func integer(_ key: String) throws(RequestError) -> Int {
+        guard let value = try optionalInteger(key) else { throw RequestError(.badField, "missing field: \(key)") }
+        return value
+    }
+
+    func optionalInteger(_ key: String) throws(RequestError) -> Int? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .number(.integer(let value))?: return Int(value)
+        default: throw RequestError(.badField, "\(key) must be an integer")
+        }
+    }
+
+    func optionalInteger(_ key: String, in range: ClosedRange<Int>) throws(RequestError) -> Int? {
+        guard let value = try optionalInteger(key) else { return nil }
+        guard range.contains(value) else {
+            throw RequestError(.badField, "\(key) must be \(range.lowerBound)...\(range.upperBound), not \(value)")
+        }
+        return value
+    }
+
+    func optionalBool(_ key: String) throws(RequestError) -> Bool? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .bool(let value)?: return value
+        default: throw RequestError(.badField, "\(key) must be true or false")
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import PairsRules
+
+/// A message from the server to a client. Each is one JSON object on one line.
+public enum ServerMessage: Sendable, Hashable {
+    /// Sent on connect, and in answer to `hello`.
+    case welcome(Welcome)
+    /// The connection took a seat (or, with no seat, started watching).
+    case joined(Joined)
+    /// A room's public state after a change: the same bytes go to everyone in the room.
+    case state(StateMessage)
+    /// A request was refused; nothing changed.
+    case error(RequestError)
+    /// Someone in the room said something.
+    case chat(ChatMessage)
+    /// The answer to `list`.
+    case rooms(RoomList)
+    /// The answer to `ping`.
+    case pong(id: RequestID?)
+    /// The answer to `stats`.
+    case stats(ServerStatistics)
+    /// The connection left its room and is back in the lobby.
+    case left(room: String, id: RequestID?)
+    /// The answer to `help`: one line per command.
+    case help(lines: [String], id: RequestID?)
+    /// The server is closing the connection, and why.
+    case bye(ByeReason)
+}
+
+/// The greeting: what the server speaks and what to type first.
+public struct Welcome: Sendable, Hashable {
+    public var protocolVersion: Int
+    public var server: String
+    /// An opaque name for this connection, for logs and bug reports.
+    public var session: String
+    public var hint: String
+    /// The player's name, once a `hello` set it.
+    public var name: String?
+    public var id: RequestID?
+
+    public init(protocolVersion: Int = WireProtocol.version, server: String, session: String, hint: String,
+                name: String? = nil, id: RequestID? = nil) {
+        self.protocolVersion = protocolVersion
+        self.server = server
+        self.session = session
+        self.hint = hint
+        self.name = name
+        self.id = id
+    }
+}
+
+/// A seat taken (or watching begun) in a room.
+public struct Joined: Sendable, Hashable {
+    public var room: String
+    /// Nil for a spectator.
+    public var seat: Seat?
+    /// The secret that resumes this seat after a dropped connection; sent to its owner only.
+    public var token: String?
+    public var id: RequestID?
+
+    public init(room: String, seat: Seat?, token: String?, id: RequestID? = nil) {
+        self.room = room
+        self.seat = seat
+        self.token = token
+        self.id = id
+    }
+}
+
+/// A room's public state, with what only the room knows (its name and spectators) and the id of the
+/// request that caused the change, if a request did.
+public struct StateMessage: Sendable, Hashable {
+    public var room: String
+    public var spectators: Int
+    public var state: PublicState
+    public var id: RequestID?
+
+    public init(room: String, spectators: Int, state: PublicState, id: RequestID? = nil) {
+        self.room = room
+        self.spectators = spectators
+        self.state = state
+        self.id = id
+    }
+}
+
+/// A chat line. `seat` is nil when a spectator said it.
+public struct ChatMessage: Sendable, Hashable {
+    public var room: String
+    public var from: String
+    public var seat: Seat?
+    public var text: String
+    public var id: RequestID?
+
+    public init(room: String, from: String, seat: Seat?, text: String, id: RequestID? = nil) {
+        self.room = room
+        self.from = from
+        self.seat = seat
+        self.text = text
+        self.id = id
+    }
+}
+
+/// One room in a `rooms` answer.
+public struct RoomSummary: Sendable, Hashable {
+    public var name: String
+    public var phase: Phase
+    /// Player names indexed by seat; nil for an empty seat.
+    public var players: [String?]
+    public var spectators: Int
+    public var pairs: Int
+
+    public init(name: String, phase: Phase, players: [String?], spectators: Int, pairs: Int) {
+        self.name = name
+        self.phase = phase
+        self.players = players
+        self.spectators = spectators
+        self.pairs = pairs
+    }
+}
+
+/// The answer to `list`: at most `RoomList.maxRooms` rooms (those with a free seat first) and the total.
+public struct RoomList: Sendable, Hashable {
+    /// Keeps the answer within one protocol line however many rooms there are.
+    public static let maxRooms = 10
+
+    public var rooms: [RoomSummary]
+    public var total: Int
+    public var id: RequestID?
+
+    public init(rooms: [RoomSummary], total: Int, id: RequestID? = nil) {
+        self.rooms = rooms
+        self.total = total
+        self.id = id
+    }
+}
+
+/// The server's counters, as `stats` reports them.
+public struct ServerStatistics: Sendable, Hashable {
+    public var connections = 0
+    public var rooms = 0
+    public var gamesActive = 0
+    public var gamesFinished = 0
+    public var flips = 0
+    public var messagesIn = 0
+    public var messagesOut = 0
+    public var bytesIn = 0
+    public var bytesOut = 0
+    public var uptimeSeconds = 0
+    public var id: RequestID?
+
+    public init() {}
+}

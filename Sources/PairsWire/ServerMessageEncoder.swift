@@ -1,0 +1,172 @@
+import PairsRules
+
+/// Writes server messages as JSON lines, by hand.
+///
+/// States are the hot path: one is written for every change in every room. A general encoder would build
+/// a dictionary per state and sort or escape its way through it; this writes the fixed shape straight into
+/// bytes. `ServerMessageDecoder` reads them back through the general parser, and the tests check that every
+/// message shape survives the round trip and matches Foundation's reading of the same bytes.
+public enum ServerMessageEncoder {
+    /// The message as one line, newline included.
+    public static func encode(_ message: ServerMessage) -> [UInt8] {
+        var writer = JSONWriter(capacity: capacity(of: message))
+        write(message, to: &writer)
+        var bytes = writer.bytes
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes
+    }
+
+    private static func capacity(of message: ServerMessage) -> Int {
+        if case .state(let state) = message { return 256 + state.state.cards.count * 40 }
+        return 128
+    }
+
+    static func write(_ message: ServerMessage, to w: inout JSONWriter) {
+        w.beginObject()
+        switch message {
+        case .welcome(let welcome):
+            w.key("type"); w.string("welcome")
+            w.key("protocol"); w.integer(welcome.protocolVersion)
+            w.key("server"); w.string(welcome.server)
+            w.key("session"); w.string(welcome.session)
+            w.key("hint"); w.string(welcome.hint)
+            if let name = welcome.name { w.key("name"); w.string(name) }
+            writeID(welcome.id, to: &w)
+        case .joined(let joined):
+            w.key("type"); w.string("joined")
+            w.key("room"); w.string(joined.room)
+            w.key("seat"); writeSeat(joined.seat, to: &w)
+            w.key("token"); if let token = joined.token { w.string(token) } else { w.null() }
+            writeID(joined.id, to: &w)
+        case .state(let state):
+            writeState(state, to: &w)
+        case .error(let error):
+            w.key("type"); w.string("error")
+            w.key("code"); w.string(error.code.rawValue)
+            w.key("message"); w.string(error.message)
+            writeID(error.id, to: &w)
+        case .chat(let chat):
+            w.key("type"); w.string("chat")
+            w.key("room"); w.string(chat.room)
+            w.key("from"); w.string(chat.from)
+            w.key("seat"); writeSeat(chat.seat, to: &w)
+            w.key("text"); w.string(chat.text)
+            writeID(chat.id, to: &w)
+        case .rooms(let list):
+            w.key("type"); w.string("rooms")
+            w.key("rooms"); w.beginArray()
+            for room in list.rooms {
+                w.beginObject()
+                w.key("room"); w.string(room.name)
+                w.key("phase"); w.string(room.phase.rawValue)
+                w.key("players"); w.beginArray()
+                for player in room.players { if let player { w.string(player) } else { w.null() } }
+                w.endArray()
+                w.key("spectators"); w.integer(room.spectators)
+                w.key("pairs"); w.integer(room.pairs)
+                w.endObject()
+            }
+            w.endArray()
+            w.key("total"); w.integer(list.total)
+            writeID(list.id, to: &w)
+        case .pong(let id):
+            w.key("type"); w.string("pong")
+            writeID(id, to: &w)
+        case .stats(let stats):
+            w.key("type"); w.string("stats")
+            w.key("connections"); w.integer(stats.connections)
+            w.key("rooms"); w.integer(stats.rooms)
+            w.key("games_active"); w.integer(stats.gamesActive)
+            w.key("games_finished"); w.integer(stats.gamesFinished)
+            w.key("flips"); w.integer(stats.flips)
+            w.key("messages_in"); w.integer(stats.messagesIn)
+            w.key("messages_out"); w.integer(stats.messagesOut)
+            w.key("bytes_in"); w.integer(stats.bytesIn)
+            w.key("bytes_out"); w.integer(stats.bytesOut)
+            w.key("uptime_s"); w.integer(stats.uptimeSeconds)
+            writeID(stats.id, to: &w)
+        case .left(let room, let id):
+            w.key("type"); w.string("left")
+            w.key("room"); w.string(room)
+            writeID(id, to: &w)
+        case .help(let lines, let id):
+            w.key("type"); w.string("help")
+            w.key("commands"); w.beginArray()
+            for line in lines { w.string(line) }
+            w.endArray()
+            writeID(id, to: &w)
+        case .bye(let reason):
+            w.key("type"); w.string("bye")
+            w.key("reason"); w.string(reason.rawValue)
+        }
+        w.endObject()
+    }
+
+    private static func writeState(_ message: StateMessage, to w: inout JSONWriter) {
+        let state = message.state
+        w.key("type"); w.string("state")
+        w.key("room"); w.string(message.room)
+        w.key("game"); w.integer(state.game)
+        w.key("seq"); w.integer(state.seq)
+        w.key("phase"); w.string(state.phase.rawValue)
+        w.key("rows"); w.integer(state.layout.rows)
+        w.key("cols"); w.integer(state.layout.columns)
+        w.key("cards"); w.beginArray()
+        for card in state.cards {
+            w.beginObject()
+            switch card {
+            case .down:
+                w.key("state"); w.string("down")
+            case .up(let face):
+                w.key("state"); w.string("up")
+                w.key("face"); w.string(face)
+            case .matched(let face, let seat):
+                w.key("state"); w.string("matched")
+                w.key("face"); w.string(face)
+                w.key("by"); w.integer(seat.index)
+            }
+            w.endObject()
+        }
+        w.endArray()
+        w.key("players"); w.beginArray()
+        for player in state.players {
+            guard let player else { w.null(); continue }
+            w.beginObject()
+            w.key("name"); w.string(player.name)
+            w.key("score"); w.integer(player.score)
+            w.key("connected"); w.bool(player.connected)
+            w.endObject()
+        }
+        w.endArray()
+        w.key("spectators"); w.integer(message.spectators)
+        w.key("turn"); writeSeat(state.turn, to: &w)
+        w.key("turn_ms_left"); if let left = state.turnMillisecondsLeft { w.integer(left) } else { w.null() }
+        w.key("winner"); writeSeat(state.outcome?.winner, to: &w)
+        w.key("series"); w.beginObject()
+        w.key("wins"); w.beginArray(); w.integer(state.series.wins[0]); w.integer(state.series.wins[1]); w.endArray()
+        w.key("draws"); w.integer(state.series.draws)
+        w.endObject()
+        w.key("event"); w.beginObject()
+        let event = state.event
+        w.key("kind"); w.string(event.kind)
+        if let seat = event.seat { w.key("seat"); w.integer(seat.index) }
+        if let card = event.card { w.key("card"); w.integer(card) }
+        if let cards = event.cards {
+            w.key("cards"); w.beginArray(); w.integer(cards.first); w.integer(cards.second); w.endArray()
+        }
+        writeID(message.id, to: &w)
+        w.endObject()
+    }
+
+    private static func writeSeat(_ seat: Seat?, to w: inout JSONWriter) {
+        if let seat { w.integer(seat.index) } else { w.null() }
+    }
+
+    private static func writeID(_ id: RequestID?, to w: inout JSONWriter) {
+        switch id {
+        case nil: break
+        case .integer(let value)?: w.key("id"); w.integer(value)
+        case .string(let value)?: w.key("id"); w.string(value)
+        }
+    }
+}

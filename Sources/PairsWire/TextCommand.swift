@@ -1,0 +1,78 @@
+/// The text commands people type in netcat: a word, then its arguments (`join kitchen`, `flip 3`,
+/// `say good game`). A line that is only a number flips that card.
+public enum TextCommand {
+    /// Every command with its arguments, as `help` lists them.
+    public static let usage: [String] = [
+        "join [ROOM]        quick match, or join or create ROOM",
+        "flip N  (or just N) turn card N face up",
+        "say TEXT           chat to your room",
+        "name NAME          set your name",
+        "rematch            ask for another game when one is over",
+        "leave              leave the room (forfeits a game in progress)",
+        "watch ROOM         watch a room as a spectator",
+        "list               list the rooms",
+        "resume TOKEN       take your seat back after a dropped connection",
+        "ping | stats | help | quit",
+    ]
+
+    /// Parses one line of text (not JSON). Command words are case-insensitive.
+    public static func parse(_ line: String) throws(RequestError) -> Request? {
+        let trimmed = line.trimmingWhitespace()
+        if trimmed.isEmpty { return nil }
+        let word: Substring
+        let rest: Substring
+        if let space = trimmed.firstIndex(where: { $0 == " " || $0 == "\t" }) {
+            word = trimmed[..<space]
+            rest = trimmed[space...].trimmingWhitespace()
+        } else {
+            word = trimmed
+            rest = ""
+        }
+        if let card = Int(word), rest.isEmpty {
+            return Request(.flip(card: card))
+        }
+        let command = word.lowercased()
+        func noArguments(_ message: ClientMessage) throws(RequestError) -> Request {
+            guard rest.isEmpty else { throw RequestError(.badField, "\(command) takes no arguments") }
+            return Request(message)
+        }
+        switch command {
+        case "join":
+            if rest.isEmpty { return Request(.join(JoinRequest())) }
+            return Request(.join(JoinRequest(room: try RequestDecoder.room(String(rest)))))
+        case "flip":
+            guard let card = Int(rest) else { throw RequestError(.badField, "usage: flip N, with N a card number") }
+            return Request(.flip(card: card))
+        case "say":
+            return Request(.say(text: try RequestDecoder.chat(String(rest))))
+        case "name":
+            return Request(.hello(name: try RequestDecoder.name(String(rest))))
+        case "watch":
+            return Request(.watch(room: try RequestDecoder.room(String(rest))))
+        case "resume":
+            guard !rest.isEmpty else { throw RequestError(.badField, "usage: resume TOKEN") }
+            return Request(.resume(token: String(rest)))
+        case "leave": return try noArguments(.leave)
+        case "rematch": return try noArguments(.rematch)
+        case "list": return try noArguments(.list)
+        case "ping": return try noArguments(.ping)
+        case "stats": return try noArguments(.stats)
+        case "help": return try noArguments(.help)
+        case "quit", "exit": return try noArguments(.quit)
+        default:
+            let shown = TextCleaner.cleanName(String(word)) ?? "?"
+            throw RequestError(.unknownType, "unknown command \"\(shown)\"; type help for the list")
+        }
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces and tabs.
+    func trimmingWhitespace() -> Substring {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return Substring()
+        }
+        return Substring(self[first...last])
+    }
+}

@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `--name value` and `--name=value` flags of one subcommand, checked against the flags it knows.
+///
+/// Every problem is a `UsageError` with a sentence for the user; the caller prints it and exits 2 before
+/// doing anything else (in particular, before the server listens).
+struct Flags {
+    private var values: [String: String] = [:]
+
+    init(_ arguments: [String], known: Set<String>, switches: Set<String> = []) throws(UsageError) {
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            guard argument.hasPrefix("--") else { throw UsageError("unexpected argument '\(argument)'") }
+            var name = String(argument.dropFirst(2))
+            var value: String?
+            if let equals = name.firstIndex(of: "=") {
+                value = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            if switches.contains(name), value == nil {
+                values[name] = "true"
+                index += 1
+                continue
+            }
+            guard known.contains(name) else { throw UsageError("unknown option --\(name)") }
+            if value == nil {
+                guard index + 1 < arguments.count else { throw UsageError("--\(name) needs a value") }
+                index += 1
+                value = arguments[index]
+            }
+            values[name] = value
+            index += 1
+        }
+    }
+
+    func string(_ name: String) -> String? { values[name] }
+
+    func isSet(_ name: String) -> Bool { values[name] != nil }
+
+    func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+        guard let text = values[name] else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw UsageError("--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+        }
+        return value
+    }
+
+    func bool(_ name: String) throws(UsageError) -> Bool? {
+        switch values[name] {
+        case nil: return nil
+        case "true", "yes", "1": return true
+        case "false", "no", "0": return false
+        case let text?: throw UsageError("--\(name) must be true or false, not '\(text)'")
+        }
+    }
+}
+
+/// A mistake on the command line, said in a sentence.
+struct UsageError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// Writes to stderr with one write call.
+func printError(_ text: String) {
+    var line = text.hasSuffix("\n") ? text : text + "\n"
+    line.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+}

@@ -1,0 +1,96 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+import PairsRules
+import PairsServer
+
+/// `pairs serve`: reads the flags, starts the server, and stops it cleanly on SIGINT or SIGTERM.
+enum ServeCommand {
+    static let usage = """
+    usage: pairs serve [options]
+
+      --host ADDRESS         address to listen on (default 0.0.0.0; IPv6 such as :: or ::1 works too)
+      --port N               TCP port (default 7777; 0 picks a free one)
+      --pairs N              pairs on a board for rooms that do not choose (2-32, default 8)
+      --turn-seconds N       seconds per turn, 0 for no clock (default 30)
+      --reveal-ms N          milliseconds a mismatch stays face up (default 1000)
+      --again-on-match BOOL  a match earns another turn (default true)
+      --grace-seconds N      seconds a dropped player keeps the seat (default 60)
+      --seed N               deal every room's boards from this seed (for tests and replays)
+      --max-connections N    connections at once (default: what the file-descriptor limit allows)
+      --idle-seconds N       close connections in no room after this long without a message (default 300)
+      --rate-limit N         messages per second per connection, bursts of twice that; 0 = off (default 40)
+      --log-level LEVEL      debug, info, warning or error (default info)
+
+    Prints "pairs listening on HOST:PORT" on stdout once it is listening.
+    """
+
+    static func run(_ arguments: [String], version: String) -> Int32 {
+        if arguments.contains("--help") || arguments.contains("-h") {
+            print(usage)
+            return 0
+        }
+        let configuration: ServerConfiguration
+        do {
+            configuration = try parse(arguments)
+        } catch {
+            printError("pairs serve: \(error.message)\n\n\(usage)")
+            return 2
+        }
+        signal(SIGPIPE, SIG_IGN)
+        let server = Server(configuration: configuration, version: version)
+        do {
+            try server.start()
+        } catch {
+            printError("pairs serve: cannot listen on \(configuration.host):\(configuration.port): \(error)")
+            return 1
+        }
+        print("pairs listening on \(server.listeningAddress)")
+        fflush(nil) // flushes stdout, so a script waiting for the line sees it at once
+
+        var signalSources: [DispatchSourceSignal] = []
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN) // delivered to the source below instead
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+            source.setEventHandler {
+                server.shutdown { exit(0) }
+            }
+            source.activate()
+            signalSources.append(source)
+        }
+        withExtendedLifetime(signalSources) { dispatchMain() }
+    }
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> ServerConfiguration {
+        let flags = try Flags(arguments, known: [
+            "host", "port", "pairs", "turn-seconds", "reveal-ms", "again-on-match", "grace-seconds", "seed",
+            "max-connections", "idle-seconds", "rate-limit", "log-level",
+        ])
+        var configuration = ServerConfiguration()
+        if let host = flags.string("host") {
+            guard !host.isEmpty else { throw UsageError("--host needs an address") }
+            configuration.host = host
+        }
+        configuration.port = try flags.integer("port", in: 0...65535) ?? configuration.port
+        var options = configuration.defaultOptions
+        options.pairs = try flags.integer("pairs", in: GameOptions.pairsRange) ?? options.pairs
+        options.turnSeconds = try flags.integer("turn-seconds", in: GameOptions.turnSecondsRange) ?? options.turnSeconds
+        options.revealMilliseconds = try flags.integer("reveal-ms", in: GameOptions.revealMillisecondsRange) ?? options.revealMilliseconds
+        options.againOnMatch = try flags.bool("again-on-match") ?? options.againOnMatch
+        configuration.defaultOptions = options
+        configuration.graceSeconds = try flags.integer("grace-seconds", in: 0...86_400) ?? configuration.graceSeconds
+        if let seed = flags.string("seed") {
+            guard let value = UInt64(seed) else { throw UsageError("--seed must be a whole number from 0 to \(UInt64.max), not '\(seed)'") }
+            configuration.seed = value
+        }
+        configuration.maxConnections = try flags.integer("max-connections", in: 1...10_000_000)
+        configuration.idleSeconds = try flags.integer("idle-seconds", in: 1...86_400) ?? configuration.idleSeconds
+        configuration.rateLimit = try flags.integer("rate-limit", in: 0...1_000_000) ?? configuration.rateLimit
+        if let level = flags.string("log-level") {
+            guard let parsed = LogLevel(name: level) else { throw UsageError("--log-level must be debug, info, warning or error, not '\(level)'") }
+            configuration.logLevel = parsed
+        }
+        return configuration
+    }
+}
