@@ -1,0 +1,168 @@
+import Foundation
+import PairsRules
+import PairsServer
+import PairsWire
+import Testing
+
+@Suite("Protection against bad clients")
+struct BadClientTests {
+    @Test("every refused request gets its error code and id, and the connection keeps working", arguments: [
+        (#"{"type":"flip","card":-1,"id":1}"#, ErrorCode.badCard, RequestID?.some(.integer(1))),
+        (#"{"type":"flip","card":99,"id":"x"}"#, .badCard, .string("x")),
+        (#"{"type":"flip","card":"zero","id":3}"#, .badField, .integer(3)),
+        (#"{"type":"jump","id":4}"#, .unknownType, .integer(4)),
+        (#"{"type":"join","id":5}"#, .alreadyInRoom, .integer(5)),
+        (#"{"type":"hello","name":"x","protocol":9,"id":6}"#, .unsupportedProtocol, .integer(6)),
+        (#"{"type":"flip""#, .badJSON, nil),
+        ("[1,2,3]", .unknownType, nil),
+        (#"{"type":"flip","card":1,"card":2}"#, .badJSON, nil),
+        ("dance now", .unknownType, nil),
+        (String(repeating: "[", count: 5000), .tooLong, nil),
+        ("{\"type\":\"say\",\"text\":\"\u{0}\"}", .badJSON, nil),
+    ])
+    func refusalsKeepTheConnectionUsable(line: String, code: ErrorCode, id: RequestID?) throws {
+        let server = try startServer()
+        defer { server.stop() }
+        // Seat 0 is on turn, so card errors are about the card.
+        let (first, second) = try seatedPair(on: server)
+        defer { withExtendedLifetime(second) {} }
+        first.send(line)
+        let error = try first.waitForError(code)
+        #expect(error.id == id)
+        #expect(!error.message.isEmpty)
+        first.send(#"{"type":"ping","id":77}"#)
+        #expect(try first.waitFor("pong") { if case .pong = $0 { true } else { false } } == .pong(id: .integer(77)))
+    }
+
+    @Test("requests that need a room are refused in the lobby, and joins of full or unknown rooms too")
+    func lobbyRefusals() throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let players = try seatedPair(on: server)
+        defer { withExtendedLifetime(players) {} }
+        let lonely = try TestClient(port: server.port)
+        for (line, code) in [("flip 1", ErrorCode.notInRoom), ("leave", .notInRoom), ("rematch", .notInRoom),
+                             ("say hi", .notInRoom), ("join r", .roomFull), ("watch nowhere", .noSuchRoom),
+                             ("join no/slashes", .badRoom), (#"{"type":"resume","token":"00"}"#, .badToken)] {
+            lonely.send(line)
+            _ = try lonely.waitForError(code)
+        }
+    }
+
+    @Test("a line over 4096 bytes is refused as too_long and the next line works")
+    func overlongLineIsDropped() throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let client = try TestClient(port: server.port)
+        client.send(String(repeating: "x", count: 4097))
+        _ = try client.waitForError(.tooLong)
+        client.send(#"{"type":"ping","id":1,"pad":"\#(String(repeating: "p", count: 4000))"}"#)
+        _ = try client.waitFor("pong") { $0 == .pong(id: .integer(1)) }
+    }
+
+    @Test("a megabyte without a newline costs one too_long and no lost connection")
+    func megabyteWithoutNewline() throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let client = try TestClient(port: server.port)
+        client.sendRaw([UInt8](repeating: UInt8(ascii: "a"), count: 1 << 20))
+        client.sendRaw(Array("\nping\n".utf8))
+        _ = try client.waitForError(.tooLong)
+        _ = try client.waitFor("pong") { if case .pong = $0 { true } else { false } }
+        #expect(server.statistics().connections == 1)
+    }
+
+    @Test("a flooding client is rate limited, then disconnected with bye flooding")
+    func floodingIsLimitedThenCut() throws {
+        let server = try startServer { $0.rateLimit = 20 }
+        defer { server.stop() }
+        let client = try TestClient(port: server.port)
+        let bystander = try TestClient(port: server.port)
+        // Far more than the burst and the allowance, sent at once.
+        client.sendRaw(Array(String(repeating: "ping\n", count: 400).utf8))
+        let limited = try client.waitForError(.rateLimited)
+        #expect(limited.code == .rateLimited)
+        #expect(try client.waitForBye() == .flooding)
+        try client.waitForClose()
+        bystander.send("ping")
+        _ = try bystander.waitFor("pong") { if case .pong = $0 { true } else { false } }
+    }
+
+    @Test("a client that never reads is dropped as too slow while its room plays on")
+    func slowReaderIsDropped() throws {
+        let server = try startServer {
+            $0.outputBufferLimitBytes = 64 * 1024
+            $0.graceSeconds = 600
+            $0.rateLimit = 0
+        }
+        defer { server.stop() }
+        let reader = try TestClient(port: server.port)
+        let stalled = try TestClient(port: server.port, receiveBufferBytes: 4096)
+        try reader.join("slow")
+        stalled.send(#"{"type":"join","room":"slow"}"#)
+        _ = try reader.waitForState { $0.state.phase == .playing }
+        // The stalled client asks for states (pings and rooms lists) and never reads any answer.
+        let request = Array(String(repeating: "{\"type\":\"list\"}\n", count: 200).utf8)
+        let deadline = Date().addingTimeInterval(20)
+        var disconnect: StateMessage?
+        while disconnect == nil, Date() < deadline {
+            stalled.sendRaw(request)
+            reader.send("ping")
+            // Every pong proves the reader is served promptly while the other client stalls.
+            _ = try reader.waitFor("pong") { message in
+                if case .state(let state) = message, state.state.event == .disconnect(.second) { disconnect = state }
+                if case .pong = message { return true } else { return false }
+            }
+        }
+        #expect(disconnect?.state.players[1]?.connected == false)
+        #expect(server.statistics().connections == 1)
+        // The game goes on for the player who reads.
+        reader.send(#"{"type":"flip","card":0,"id":5}"#)
+        let flip = try reader.waitForState { $0.id == .integer(5) }
+        #expect(flip.state.event == .flip(.first, card: 0))
+    }
+
+    @Test("an idle connection in no room is closed with bye idle, and ping keeps one alive")
+    func idleConnectionsAreClosed() throws {
+        let server = try startServer { $0.idleSeconds = 2 }
+        defer { server.stop() }
+        let idle = try TestClient(port: server.port)
+        let pinging = try TestClient(port: server.port)
+        let started = Date()
+        while Date().timeIntervalSince(started) < 3.5 {
+            pinging.send("ping")
+            _ = try pinging.waitFor("pong") { if case .pong = $0 { true } else { false } }
+            Thread.sleep(forTimeInterval: 0.5) // pacing the pings, not waiting on the server
+        }
+        #expect(try idle.waitForBye(within: 1) == .idle)
+        pinging.send("ping")
+        _ = try pinging.waitFor("pong") { if case .pong = $0 { true } else { false } }
+    }
+
+    @Test("past the connection limit a newcomer gets bye server_full and the others play on")
+    func serverFullRefusesNewcomers() throws {
+        let server = try startServer { $0.maxConnections = 2 }
+        defer { server.stop() }
+        let (first, second) = try seatedPair(on: server)
+        defer { withExtendedLifetime(second) {} } // its socket counts towards the limit
+        let third = try TestClient(port: server.port)
+        #expect(try third.waitForBye() == .serverFull)
+        try third.waitForClose()
+        first.send("flip 0")
+        _ = try first.waitForState { $0.state.event == .flip(.first, card: 0) }
+    }
+
+    @Test("no message lets a connection act for another seat")
+    func noActingForOthers() throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let (first, second) = try seatedPair(on: server)
+        // Seat 1 tries to flip on seat 0's turn, and to resume seat 0 with a made-up token.
+        second.send(#"{"type":"flip","card":0,"seat":0,"id":1}"#)
+        _ = try second.waitForError(.notYourTurn)
+        second.send(#"{"type":"resume","token":"\#(String(repeating: "0", count: 32))","id":2}"#)
+        _ = try second.waitForError(.alreadyInRoom)
+        first.send("flip 0")
+        _ = try second.waitForState { $0.state.event == .flip(.first, card: 0) }
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import PairsRules
+import PairsServer
+import PairsWire
+import Testing
+
+@Suite("Playing over TCP")
+struct GameplayTests {
+    @Test("two clients play a full game to the end and both see the result")
+    func twoClientsPlayAFullGame() throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let (first, second) = try seatedPair(on: server)
+        let final = try playToEnd([first, second])
+        #expect(final.phase == .over)
+        let scores = final.players.map { $0?.score ?? -1 }
+        #expect(scores.reduce(0, +) == 4)
+        #expect(final.cards.allSatisfy { if case .matched = $0 { true } else { false } })
+        let seenBySecond = try second.waitForState { $0.state.phase == .over }
+        #expect(seenBySecond.state == final)
+        #expect(server.statistics().gamesFinished == 1)
+    }
+
+    @Test("a mismatch shows both faces to both players, then hides them and passes the turn")
+    func mismatchIsShownToBothThenHidden() throws {
+        let server = try startServer { $0.defaultOptions.revealMilliseconds = 300 }
+        defer { server.stop() }
+        let (first, second) = try seatedPair(on: server)
+        // Flip card 0, then find a card with another face by flipping card 1 (or 2 if 1 matches).
+        first.send(#"{"type":"flip","card":0,"id":1}"#)
+        let up = try first.waitForState { $0.id == .integer(1) }
+        guard case .up(let face)? = up.state.cards.first else { Issue.record("card 0 not up"); return }
+        first.send(#"{"type":"flip","card":1,"id":2}"#)
+        var shown = try first.waitForState { $0.id == .integer(2) }
+        if case .match = shown.state.event {
+            first.send(#"{"type":"flip","card":2,"id":3}"#)
+            _ = try first.waitForState { $0.id == .integer(3) }
+            first.send(#"{"type":"flip","card":3,"id":4}"#)
+            shown = try first.waitForState { $0.id == .integer(4) }
+        }
+        guard case .mismatch(.first, let pair) = shown.state.event else {
+            Issue.record("expected a mismatch, got \(shown.state.event) (first face \(face))"); return
+        }
+        #expect(shown.state.phase == .reveal)
+        for player in [first, second] {
+            let reveal = player === first ? shown : try player.waitForState { $0.state.event == shown.state.event }
+            #expect(reveal.state.cards[pair.first] != .down)
+            #expect(reveal.state.cards[pair.second] != .down)
+            let hidden = try player.waitForState { $0.state.event == .hide(cards: pair) }
+            #expect(hidden.state.cards[pair.first] == .down)
+            #expect(hidden.state.cards[pair.second] == .down)
+            #expect(hidden.state.turn == .second)
+            #expect(hidden.state.phase == .playing)
+        }
+    }
+
+    @Test("a turn that runs out passes to the other player with a timeout event")
+    func turnTimesOut() throws {
+        let server = try startServer { $0.defaultOptions.turnSeconds = 1 }
+        defer { server.stop() }
+        let (first, second) = try seatedPair(on: server)
+        first.send("flip 0")
+        _ = try first.waitForState { $0.state.event == .flip(.first, card: 0) }
+        let timeout = try second.waitForState(within: 5) { $0.state.event == .timeout(.first, hidden: 0) }
+        #expect(timeout.state.turn == .second)
+        #expect(timeout.state.cards[0] == .down)
+        #expect((timeout.state.turnMillisecondsLeft ?? 0) > 500)
+    }
+
+    @Test("states reach every member in seq order without gaps")
+    func statesArriveInOrderWithoutGaps() throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let (first, second) = try seatedPair(on: server)
+        let watcher = try TestClient(port: server.port)
+        watcher.send("watch r")
+        let start = try watcher.waitForState()
+        _ = try playToEnd([first, second])
+        var seq = start.state.seq
+        var last = start
+        while last.state.phase != .over {
+            last = try watcher.waitForState()
+            #expect(last.state.seq == seq + 1)
+            seq = last.state.seq
+        }
+        var secondSeq = 0
+        while true {
+            let state = try second.waitForState()
+            if secondSeq > 0 { #expect(state.state.seq == secondSeq + 1) }
+            secondSeq = state.state.seq
+            if state.state.phase == .over { break }
+        }
+        #expect(secondSeq == seq)
+    }
+
+    @Test("a rematch starts a new game with the other seat first and the series counted")
+    func rematchStartsNewGame() throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let (first, second) = try seatedPair(on: server)
+        _ = try playToEnd([first, second])
+        first.send("rematch")
+        _ = try second.waitForState { $0.state.event == .rematch(.first) }
+        first.send(#"{"type":"rematch","id":"again"}"#)
+        _ = try first.waitForError(.rematchPending)
+        second.send("rematch")
+        let start = try first.waitForState { $0.state.event == .start(turn: .second) }
+        #expect(start.state.game == 2)
+        #expect(start.state.series.wins.reduce(0, +) + start.state.series.draws == 1)
+    }
+
+    @Test("a spectator receives every state and cannot flip")
+    func spectatorWatchesButCannotPlay() throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let (first, second) = try seatedPair(on: server)
+        let spectator = try TestClient(port: server.port)
+        spectator.send(#"{"type":"watch","room":"r","id":9}"#)
+        let joined = try spectator.waitFor("joined") { if case .joined = $0 { true } else { false } }
+        #expect(joined == .joined(Joined(room: "r", seat: nil, token: nil, id: .integer(9))))
+        let current = try spectator.waitForState()
+        #expect(current.state.phase == .playing)
+        spectator.send(#"{"type":"flip","card":0,"id":10}"#)
+        #expect(try spectator.waitForError(.notAPlayer).id == .integer(10))
+        first.send("flip 1")
+        let flip = try spectator.waitForState()
+        #expect(flip.state.event == .flip(.first, card: 1))
+        #expect(flip.spectators == 1)
+        _ = second
+    }
+
+    @Test("chat reaches the room with escape sequences removed")
+    func chatIsCleaned() throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let (first, second) = try seatedPair(on: server)
+        first.send("name \u{1B}[31mann\u{1B}[0m")
+        _ = try first.waitFor("welcome") { if case .welcome = $0 { true } else { false } }
+        first.send("{\"type\":\"say\",\"text\":\"hi \\u001b[2J\\u001b]0;pwned\\u0007 there\\u009b\",\"id\":4}")
+        let message = try second.waitFor("chat") { if case .chat = $0 { true } else { false } }
+        guard case .chat(let chat) = message else { return }
+        #expect(chat.id == .integer(4))
+        #expect(chat.seat == .first)
+        #expect(!chat.text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+        #expect(!chat.from.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+        #expect(chat.text.hasPrefix("hi "))
+        #expect(chat.text.hasSuffix("there"))
+    }
+}

@@ -1,0 +1,237 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import PairsRules
+import PairsServer
+import PairsWire
+
+/// Something a test waited for did not come.
+struct TestTimeout: Error, CustomStringConvertible {
+    let what: String
+    var description: String { "timed out waiting for \(what)" }
+}
+
+/// A blocking TCP client for tests: sends lines, and reads server messages with a deadline on every wait.
+final class TestClient {
+    let fd: Int32
+    private var framer = LineFramer(maxLineBytes: 1 << 20)
+    private var received: [ServerMessage] = []
+    private(set) var isClosedByServer = false
+    /// The seat and token from the last `joined`.
+    var seat: Seat?
+    var token: String?
+    /// The last state received, whether or not a test waited for it.
+    private(set) var lastState: StateMessage?
+
+    init(port: Int, receiveBufferBytes: Int32? = nil) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if let receiveBufferBytes {
+            // Set before connecting so the advertised window is small from the start.
+            var size = receiveBufferBytes
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let status = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard status == 0 else { throw TestTimeout(what: "connect: \(String(cString: strerror(errno)))") }
+    }
+
+    deinit { Glibc.close(fd) }
+
+    func send(_ line: String) {
+        sendRaw(Array((line + "\n").utf8))
+    }
+
+    func sendRaw(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent <= 0 { return }
+            offset += sent
+        }
+    }
+
+    /// Closes the socket abruptly, as a crashed client would (RST rather than FIN).
+    func reset() {
+        var linger = linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
+        shutdown(fd, Int32(SHUT_RDWR))
+    }
+
+    /// The next message from the server.
+    func next(within seconds: Double = 5) throws -> ServerMessage {
+        let deadline = Date().addingTimeInterval(seconds)
+        while received.isEmpty {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0, !isClosedByServer else { throw TestTimeout(what: "a message") }
+            try fill(waitingAtMost: remaining)
+        }
+        let message = received.removeFirst()
+        if case .state(let state) = message { lastState = state }
+        return message
+    }
+
+    /// Reads messages until one matches, dropping the others. Fails after `seconds`.
+    @discardableResult
+    func waitFor(_ what: String, within seconds: Double = 5, _ matches: (ServerMessage) -> Bool) throws -> ServerMessage {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { throw TestTimeout(what: what) }
+            let message: ServerMessage
+            do {
+                message = try next(within: remaining)
+            } catch {
+                throw TestTimeout(what: "\(what) (\(isClosedByServer ? "connection closed" : "nothing came"))")
+            }
+            if case .joined(let joined) = message, joined.seat != nil {
+                seat = joined.seat
+                token = joined.token
+            }
+            if matches(message) { return message }
+        }
+    }
+
+    func waitForState(within seconds: Double = 5, _ matches: (StateMessage) -> Bool = { _ in true }) throws -> StateMessage {
+        let message = try waitFor("a state", within: seconds) {
+            if case .state(let state) = $0 { matches(state) } else { false }
+        }
+        guard case .state(let state) = message else { fatalError("unreachable") }
+        return state
+    }
+
+    func waitForError(_ code: ErrorCode, within seconds: Double = 5) throws -> RequestError {
+        let message = try waitFor("error \(code.rawValue)", within: seconds) {
+            if case .error(let error) = $0 { error.code == code } else { false }
+        }
+        guard case .error(let error) = message else { fatalError("unreachable") }
+        return error
+    }
+
+    func waitForBye(within seconds: Double = 5) throws -> ByeReason {
+        let message = try waitFor("bye", within: seconds) { if case .bye = $0 { true } else { false } }
+        guard case .bye(let reason) = message else { fatalError("unreachable") }
+        return reason
+    }
+
+    /// Waits until the server closes the connection, reading and dropping what comes before.
+    func waitForClose(within seconds: Double = 5) throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !isClosedByServer {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { throw TestTimeout(what: "the server to close the connection") }
+            try fill(waitingAtMost: remaining)
+            received.removeAll()
+        }
+    }
+
+    /// Joins and returns the seat, after the `joined` reply.
+    @discardableResult
+    func join(_ room: String? = nil, extra: String = "") throws -> Seat? {
+        let roomField = room.map { ",\"room\":\"\($0)\"" } ?? ""
+        send("{\"type\":\"join\"\(roomField)\(extra)}")
+        try waitFor("joined") { if case .joined = $0 { true } else { false } }
+        return seat
+    }
+
+    private func fill(waitingAtMost seconds: Double) throws {
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&poller, 1, Int32(max(1, min(seconds * 1000, 60_000))))
+        guard ready > 0 else { return }
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let count = buffer.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else {
+            isClosedByServer = true
+            return
+        }
+        var lines: [[UInt8]] = []
+        framer.append(Array(buffer[..<count])) { frame in
+            if case .line(let bytes) = frame { lines.append(Array(bytes)) }
+        }
+        for line in lines {
+            do {
+                received.append(try ServerMessageDecoder.decode(line: line))
+            } catch {
+                throw TestTimeout(what: "a decodable line, got \(String(decoding: line, as: UTF8.self)): \(error)")
+            }
+        }
+    }
+}
+
+/// A server on 127.0.0.1 and a free port, for one test.
+func startServer(_ configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> Server {
+    var configuration = ServerConfiguration()
+    configuration.host = "127.0.0.1"
+    configuration.port = 0
+    configuration.logLevel = .error
+    configuration.defaultOptions = GameOptions(pairs: 4, turnSeconds: 0, revealMilliseconds: 0, againOnMatch: true)
+    configure(&configuration)
+    let server = Server(configuration: configuration)
+    try server.start()
+    return server
+}
+
+/// Two connected clients seated in one room with the game started; `first` is in seat 0.
+func seatedPair(on server: Server, room: String = "r", extra: String = "") throws -> (first: TestClient, second: TestClient) {
+    let first = try TestClient(port: server.port)
+    let second = try TestClient(port: server.port)
+    try first.join(room, extra: extra)
+    try second.join(room, extra: extra)
+    _ = try first.waitForState { $0.state.phase == .playing }
+    _ = try second.waitForState { $0.state.phase == .playing }
+    return (first, second)
+}
+
+/// What a perfect-memory player knows: every face seen so far in this game.
+struct Memory {
+    var faces: [Int: String] = [:]
+    var game = 0
+
+    mutating func see(_ state: PublicState) {
+        if state.game != game { faces = [:]; game = state.game }
+        for (index, card) in state.cards.enumerated() {
+            switch card {
+            case .up(let face), .matched(let face, _): faces[index] = face
+            case .down: break
+            }
+        }
+    }
+
+    /// The card to flip next in `state`: a known pair first, else an unseen card.
+    func choose(in state: PublicState) -> Int {
+        let down = state.cards.indices.filter { state.cards[$0] == .down }
+        if let up = state.cards.indices.first(where: { if case .up = state.cards[$0] { true } else { false } }),
+           let face = faces[up], let partner = down.first(where: { faces[$0] == face }) {
+            return partner
+        }
+        for card in down {
+            if let face = faces[card], down.contains(where: { $0 != card && faces[$0] == face }) { return card }
+        }
+        return down.first { faces[$0] == nil } ?? down[0]
+    }
+}
+
+/// Plays the game in progress to its end with perfect memory on both sides; returns the final state.
+func playToEnd(_ clients: [TestClient], within seconds: Double = 20) throws -> PublicState {
+    var memory = Memory()
+    var latest = try clients[0].lastState ?? clients[0].waitForState()
+    let deadline = Date().addingTimeInterval(seconds)
+    var nextID = 1000
+    while latest.state.phase != .over {
+        guard Date() < deadline else { throw TestTimeout(what: "the game to end") }
+        memory.see(latest.state)
+        if latest.state.phase == .playing, let turn = latest.state.turn {
+            let card = memory.choose(in: latest.state)
+            nextID += 1
+            clients[turn.index].send("{\"type\":\"flip\",\"card\":\(card),\"id\":\(nextID)}")
+        }
+        // Seat 0's connection sees every state of the room, in order.
+        latest = try clients[0].waitForState(within: max(0.1, deadline.timeIntervalSinceNow))
+    }
+    return latest.state
+}
