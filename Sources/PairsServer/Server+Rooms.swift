@@ -13,13 +13,22 @@ extension Server {
         return room
     }
 
-    /// Sends each state to everyone in the room, encoded once, then carries out what it means for the
-    /// room's seats, and leaves the room's timer and lobby entries in step with the match.
+    /// Sends the states to everyone in the room, encoded once for all of them and in one write per
+    /// recipient, then carries out what they mean for the room's seats, and keeps the room's timer and
+    /// lobby entry in step with the match.
+    ///
+    /// Everyone in the room when the change happened receives all of its states, including a player whose
+    /// own `leave` produced them.
     func publish(_ states: [PublicState], in room: Room, id: RequestID?, at now: Moment) {
+        guard !states.isEmpty else { return settle(room, at: now) }
+        let spectators = room.spectators.count
+        let bytes = ServerMessageEncoder.encode(states.map {
+            .state(StateMessage(room: room.name, spectators: spectators, state: $0, id: id))
+        })
+        for recipient in room.recipients {
+            deliver(bytes, to: recipient, messages: states.count)
+        }
         for state in states {
-            let bytes = ServerMessageEncoder.encode(
-                .state(StateMessage(room: room.name, spectators: room.spectators.count, state: state, id: id)))
-            for recipient in room.recipients { deliver(bytes, to: recipient) }
             switch state.event {
             case .leave(let seat):
                 // The seat is free: its token dies, and its connection (if it is still there) is no longer

@@ -279,12 +279,13 @@ public final class Server: @unchecked Sendable {
         deliver(ServerMessageEncoder.encode(message), to: connection)
     }
 
-    /// Queues bytes already encoded (a state encoded once for a whole room) for `connection`.
-    func deliver(_ bytes: [UInt8], to connection: Connection) {
+    /// Queues bytes already encoded (states encoded once for a whole room), holding `messages` lines, for
+    /// `connection`.
+    func deliver(_ bytes: [UInt8], to connection: Connection, messages: Int = 1) {
         guard !connection.isClosing else { return }
         switch connection.write(bytes, limit: configuration.outputBufferLimitBytes) {
         case .accepted:
-            counters.messagesOut += 1
+            counters.messagesOut += messages
             counters.bytesOut += bytes.count
         case .overflow:
             schedule(close: connection, .bye(.tooSlow))

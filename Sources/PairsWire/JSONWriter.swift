@@ -39,6 +39,14 @@ public struct JSONWriter: Sendable {
         afterKey = false
     }
 
+    /// Ends the current document with a newline, so the next one starts a new line: JSON lines, several
+    /// messages in one buffer that goes to the socket in one write.
+    public mutating func newline() {
+        bytes.append(ASCII.newline)
+        needsComma = false
+        afterKey = false
+    }
+
     // MARK: - Structure
 
     public mutating func beginObject() {

@@ -11,9 +11,19 @@ public enum ServerMessageEncoder {
     public static func encode(_ message: ServerMessage) -> [UInt8] {
         var writer = JSONWriter(capacity: capacity(of: message))
         write(message, to: &writer)
-        var bytes = writer.bytes
-        bytes.append(UInt8(ascii: "\n"))
-        return bytes
+        writer.newline()
+        return writer.bytes
+    }
+
+    /// The messages as consecutive lines in one buffer, so that states produced by one change (a mismatch
+    /// and its immediate hide) reach each socket in one write.
+    public static func encode(_ messages: [ServerMessage]) -> [UInt8] {
+        var writer = JSONWriter(capacity: messages.reduce(0) { $0 + capacity(of: $1) })
+        for message in messages {
+            write(message, to: &writer)
+            writer.newline()
+        }
+        return writer.bytes
     }
 
     private static func capacity(of message: ServerMessage) -> Int {
