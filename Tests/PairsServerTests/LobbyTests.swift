@@ -158,6 +158,19 @@ struct LobbyTests {
         _ = try late.waitForError(.badToken)
     }
 
+    @Test("a server on the IPv6 loopback plays like any other")
+    func ipv6Loopback() throws {
+        let server = try startServer { $0.host = "::1" }
+        defer { server.stop() }
+        #expect(server.listeningAddress == "[::1]:\(server.port)")
+        let first = try TestClient(port: server.port, overIPv6: true)
+        let second = try TestClient(port: server.port, overIPv6: true)
+        try first.join("six")
+        try second.join("six")
+        first.send("flip 0")
+        _ = try second.waitForState { $0.state.event == .flip(.first, card: 0) }
+    }
+
     @Test("a room with nobody left is removed")
     func emptyRoomsAreRemoved() throws {
         let server = try startServer()
