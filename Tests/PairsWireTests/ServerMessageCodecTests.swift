@@ -1,0 +1,595 @@
+import Foundation
+import PairsRules
+import PairsWire
+import Testing
+
+// The hand-written `ServerMessageEncoder` against two readers: the module's own `ServerMessageDecoder`
+// (round trips) and Foundation's `JSONSerialization` (a general JSON library reading the same bytes).
+
+// MARK: - Fixtures
+
+/// A message with a short name to show when a case fails.
+struct MessageFixture: Sendable, CustomTestStringConvertible {
+    let name: String
+    let message: ServerMessage
+
+    init(_ name: String, _ message: ServerMessage) {
+        self.name = name
+        self.message = message
+    }
+
+    var testDescription: String { name }
+}
+
+/// Text that every escaping path of the writer has to get right.
+private let awkwardText = "quote \" backslash \\ slash / tab\tnewline\nreturn\r nul\u{0} esc\u{1B} del\u{7F} c1\u{9B} "
+    + "é 中文 ☃ 😀 👩‍💻 🇳🇿 \u{2028}\u{2029} \u{FEFF}"
+
+private let ann = PlayerView(name: "ann", score: 3, connected: true)
+private let zoe = PlayerView(name: "Zoë \"the\" \\ 😀", score: 0, connected: false)
+
+private func state(
+    room: String = "kitchen", spectators: Int = 0, game: Int = 1, seq: Int = 5, phase: Phase = .playing,
+    layout: BoardLayout = BoardLayout(rows: 2, columns: 2),
+    cards: [CardView] = [.down, .up(face: "cat"), .matched(face: "dog", by: .first), .matched(face: "dog", by: .first)],
+    players: [PlayerView?] = [ann, zoe], turn: Seat? = .first, turnMillisecondsLeft: Int? = 12_345,
+    outcome: Outcome? = nil, series: SeriesTally = SeriesTally(), event: GameEvent = .flip(.first, card: 1),
+    id: RequestID? = nil
+) -> ServerMessage {
+    .state(StateMessage(
+        room: room, spectators: spectators,
+        state: PublicState(
+            game: game, seq: seq, phase: phase, layout: layout, cards: cards, players: players, turn: turn,
+            turnMillisecondsLeft: turnMillisecondsLeft, outcome: outcome, series: series, event: event),
+        id: id))
+}
+
+/// One of each event, with the state around it kept consistent: only `.over` states carry an outcome.
+private let everyEvent: [(String, GameEvent)] = [
+    ("join", .join(.second)),
+    ("start", .start(turn: .second)),
+    ("flip", .flip(.first, card: 0)),
+    ("match", .match(.second, cards: CardPair(2, 3))),
+    ("mismatch", .mismatch(.first, cards: CardPair(0, 1))),
+    ("hide", .hide(cards: CardPair(1, 0))),
+    ("timeout with a card up", .timeout(.first, hidden: 1)),
+    ("timeout with no card up", .timeout(.second, hidden: nil)),
+    ("over", .over(.first, cards: CardPair(3, 2))),
+    ("forfeit", .forfeit(.second)),
+    ("leave", .leave(.first)),
+    ("disconnect", .disconnect(.second)),
+    ("reconnect", .reconnect(.first)),
+    ("rematch", .rematch(.second)),
+]
+
+private let ids: [RequestID?] = [
+    nil, .integer(0), .integer(-1), .integer(.max), .integer(.min), .string(""), .string("req-1"),
+    .string(String(repeating: "😀", count: 16)), .string("\u{1}\"\\\u{7F}"),
+]
+
+private let stateFixtures: [MessageFixture] = {
+    var fixtures: [MessageFixture] = []
+    for (name, event) in everyEvent {
+        fixtures.append(MessageFixture("state after \(name)", state(event: event)))
+    }
+    for (index, id) in ids.enumerated() {
+        fixtures.append(MessageFixture("state with id #\(index)", state(id: id)))
+    }
+    fixtures += [
+        MessageFixture("state waiting for a second player, seat 0 empty", state(
+            game: 0, seq: 1, phase: .waiting, cards: Array(repeating: .down, count: 4), players: [nil, ann],
+            turn: nil, turnMillisecondsLeft: nil, event: .join(.second))),
+        MessageFixture("state of an empty room", state(
+            phase: .waiting, players: [nil, nil], turn: nil, turnMillisecondsLeft: nil, event: .leave(.first))),
+        MessageFixture("state waiting with seat 1 empty after a leave", state(
+            spectators: 3, phase: .waiting, players: [zoe, nil], turn: nil, turnMillisecondsLeft: nil,
+            series: SeriesTally(wins: [2, 1], draws: 1), event: .leave(.second), id: .string("bye"))),
+        MessageFixture("state during a reveal", state(
+            phase: .reveal, cards: [.up(face: "cat"), .up(face: "owl"), .down, .down], turnMillisecondsLeft: nil,
+            event: .mismatch(.first, cards: CardPair(0, 1)))),
+        MessageFixture("state with no turn clock", state(turnMillisecondsLeft: nil)),
+        MessageFixture("state with the turn clock at zero", state(turnMillisecondsLeft: 0)),
+        MessageFixture("state won by seat 0", state(
+            phase: .over, cards: [.matched(face: "ant", by: .first), .matched(face: "ant", by: .first),
+                                  .matched(face: "ape", by: .second), .matched(face: "ape", by: .first)],
+            turn: nil, turnMillisecondsLeft: nil, outcome: .win(.first),
+            series: SeriesTally(wins: [1, 0], draws: 0), event: .over(.first, cards: CardPair(2, 3)), id: .integer(8))),
+        MessageFixture("state won by seat 1", state(
+            phase: .over, turn: nil, turnMillisecondsLeft: nil, outcome: .win(.second),
+            series: SeriesTally(wins: [4, 7], draws: 2), event: .forfeit(.first))),
+        MessageFixture("state of a drawn game", state(
+            game: 3, seq: 812, phase: .over,
+            cards: [.matched(face: "ant", by: .first), .matched(face: "ant", by: .first),
+                    .matched(face: "ape", by: .second), .matched(face: "ape", by: .second)],
+            players: [PlayerView(name: "P1", score: 1, connected: true), PlayerView(name: "P2", score: 1, connected: true)],
+            turn: nil, turnMillisecondsLeft: nil, outcome: .draw, series: SeriesTally(wins: [0, 0], draws: 3),
+            event: .over(.second, cards: CardPair(3, 2)))),
+        MessageFixture("state with a rematch asked for after a game", state(
+            phase: .over, turn: nil, turnMillisecondsLeft: nil, outcome: .win(.second), event: .rematch(.first))),
+        MessageFixture("state of a 3x6 board", state(
+            layout: BoardLayout(rows: 3, columns: 6),
+            cards: (0..<18).map { index -> CardView in
+                switch index % 3 {
+                case 0: .down
+                case 1: .up(face: Faces.all[index])
+                default: .matched(face: Faces.all[index], by: .second)
+                }
+            })),
+        MessageFixture("state with awkward names and room", state(
+            room: "a-b_C-9", spectators: 1_000_000,
+            players: [PlayerView(name: awkwardText, score: Int.max, connected: true),
+                      PlayerView(name: "", score: 0, connected: false)],
+            series: SeriesTally(wins: [Int.max, 0], draws: Int.max))),
+    ]
+    return fixtures
+}()
+
+private let otherFixtures: [MessageFixture] = {
+    var fixtures: [MessageFixture] = [
+        MessageFixture("welcome before hello", .welcome(Welcome(
+            server: "pairs 0.1", session: "c1", hint: "type: join | join ROOM | list | help"))),
+        MessageFixture("welcome answering hello", .welcome(Welcome(
+            server: "pairs", session: "c42", hint: "hi", name: "Zoë 😀", id: .integer(1)))),
+        MessageFixture("welcome with awkward text everywhere", .welcome(Welcome(
+            protocolVersion: 7, server: awkwardText, session: awkwardText, hint: awkwardText, name: awkwardText,
+            id: .string(awkwardText)))),
+        MessageFixture("joined in seat 0", .joined(Joined(room: "kitchen", seat: .first, token: "0123abcd", id: .integer(5)))),
+        MessageFixture("joined in seat 1", .joined(Joined(room: "k", seat: .second, token: "t", id: .string("j")))),
+        MessageFixture("joined as a spectator", .joined(Joined(room: "kitchen", seat: nil, token: nil))),
+        MessageFixture("chat from a spectator", .chat(ChatMessage(room: "kitchen", from: "watcher", seat: nil, text: "go!"))),
+        MessageFixture("chat from seat 0", .chat(ChatMessage(
+            room: "kitchen", from: "ann", seat: .first, text: "say \"hi\" to C:\\ 😀", id: .integer(3)))),
+        MessageFixture("chat from seat 1 with awkward text", .chat(ChatMessage(
+            room: "kitchen", from: awkwardText, seat: .second, text: awkwardText, id: .string("c")))),
+        MessageFixture("an empty room list", .rooms(RoomList(rooms: [], total: 0))),
+        MessageFixture("a room list", .rooms(RoomList(
+            rooms: [
+                RoomSummary(name: "kitchen", phase: .waiting, players: [nil, "ann"], spectators: 0, pairs: 8),
+                RoomSummary(name: "hall", phase: .playing, players: ["ann", "Zoë \"z\" \\"], spectators: 4, pairs: 32),
+                RoomSummary(name: "attic", phase: .reveal, players: ["a", "b"], spectators: 1, pairs: 2),
+                RoomSummary(name: "cellar", phase: .over, players: ["😀", nil], spectators: 0, pairs: 12),
+                RoomSummary(name: "void", phase: .waiting, players: [nil, nil], spectators: 2, pairs: 4),
+            ],
+            total: 25, id: .string("l")))),
+        MessageFixture("pong without an id", .pong(id: nil)),
+        MessageFixture("stats at zero", .stats(ServerStatistics())),
+        MessageFixture("stats with every counter different", .stats({
+            var stats = ServerStatistics()
+            stats.connections = 1
+            stats.rooms = 2
+            stats.gamesActive = 3
+            stats.gamesFinished = 4
+            stats.flips = 5
+            stats.messagesIn = 6
+            stats.messagesOut = 7
+            stats.bytesIn = Int.max
+            stats.bytesOut = 9_000_000_000
+            stats.uptimeSeconds = 10
+            stats.id = .string("s")
+            return stats
+        }())),
+        MessageFixture("left", .left(room: "kitchen", id: nil)),
+        MessageFixture("left with an id", .left(room: "kitchen", id: .integer(12))),
+        MessageFixture("help", .help(lines: TextCommand.usage, id: .integer(2))),
+        MessageFixture("help with no lines", .help(lines: [], id: nil)),
+        MessageFixture("help with awkward lines", .help(lines: ["", awkwardText, "\"\\"], id: .string("h"))),
+    ]
+    for (index, id) in ids.enumerated() {
+        fixtures.append(MessageFixture("pong with id #\(index)", .pong(id: id)))
+    }
+    for code in ErrorCode.allCases {
+        fixtures.append(MessageFixture("error \(code.rawValue)", .error(RequestError(code, "why \"\(code)\" \\ é", id: .integer(9)))))
+    }
+    fixtures.append(MessageFixture("error without an id", .error(RequestError(.badJSON, "not valid JSON"))))
+    fixtures.append(MessageFixture("error with a string id", .error(RequestError(.badRoom, awkwardText, id: .string("e")))))
+    for reason in ByeReason.allCases {
+        fixtures.append(MessageFixture("bye \(reason.rawValue)", .bye(reason)))
+    }
+    return fixtures
+}()
+
+private let allFixtures = stateFixtures + otherFixtures
+
+// MARK: - Round trips and line shape
+
+private func roundTrip(_ message: ServerMessage) -> Result<ServerMessage, ServerMessageError> {
+    let line = ServerMessageEncoder.encode(message)
+    return Result { () throws(ServerMessageError) in try ServerMessageDecoder.decode(line: line.dropLast()) }
+}
+
+/// The line ends with one newline, has no other, and holds no raw control character at all: JSON needs
+/// them escaped inside strings, and the encoder writes no whitespace between tokens.
+private func lineShapeProblems(_ line: [UInt8]) -> [String] {
+    var problems: [String] = []
+    if line.last != UInt8(ascii: "\n") { problems.append("does not end with a newline") }
+    let body = line.dropLast()
+    if let index = body.firstIndex(where: { $0 < 0x20 }) {
+        problems.append("raw control byte \(body[index]) at \(index)")
+    }
+    if String(validating: body, as: UTF8.self) == nil { problems.append("not UTF-8") }
+    return problems
+}
+
+@Test("every server message decodes back to itself", arguments: allFixtures)
+func messagesRoundTrip(fixture: MessageFixture) {
+    #expect(roundTrip(fixture.message) == .success(fixture.message))
+}
+
+@Test("every encoded message is one line: exactly one newline, at the end, and no raw control bytes",
+      arguments: allFixtures)
+func messagesAreOneLine(fixture: MessageFixture) {
+    let line = ServerMessageEncoder.encode(fixture.message)
+    #expect(lineShapeProblems(line) == [])
+}
+
+@Test("the same message always encodes to the same bytes")
+func encodingIsDeterministic() {
+    for fixture in allFixtures {
+        #expect(ServerMessageEncoder.encode(fixture.message) == ServerMessageEncoder.encode(fixture.message), "\(fixture.name)")
+    }
+}
+
+// MARK: - Reference: Foundation reads the same thing
+
+/// A JSON value built by hand (or read by Foundation) to compare with what the encoder wrote.
+indirect enum Ref: Sendable, CustomStringConvertible, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByBooleanLiteral, ExpressibleByNilLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case string(String)
+    case array([Ref])
+    case object([String: Ref])
+
+    init(stringLiteral value: String) { self = .string(value) }
+    init(integerLiteral value: Int64) { self = .int(value) }
+    init(booleanLiteral value: Bool) { self = .bool(value) }
+    init(nilLiteral: ()) { self = .null }
+    init(arrayLiteral elements: Ref...) { self = .array(elements) }
+    init(dictionaryLiteral elements: (String, Ref)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { first, _ in first }))
+    }
+
+    static func int(_ value: Int) -> Ref { .int(Int64(value)) }
+    static func seat(_ seat: Seat?) -> Ref { seat.map { .int($0.index) } ?? .null }
+
+    var description: String {
+        switch self {
+        case .null: "null"
+        case .bool(let value): "\(value)"
+        case .int(let value): "\(value)"
+        case .double(let value): "\(value)d"
+        case .string(let value): value.debugDescription
+        case .array(let values): "[" + values.map(\.description).joined(separator: ",") + "]"
+        case .object(let members):
+            "{" + members.sorted { $0.key < $1.key }.map { "\($0.key.debugDescription):\($0.value)" }.joined(separator: ",") + "}"
+        }
+    }
+
+    /// Where `self` and `other` differ, as paths; empty when they are the same. Strings compare by Unicode
+    /// scalars: `String`'s `==` would call canonically equivalent but different strings equal.
+    func differences(from other: Ref, at path: String = "$") -> [String] {
+        switch (self, other) {
+        case (.null, .null): return []
+        case (.bool(let a), .bool(let b)) where a == b: return []
+        case (.int(let a), .int(let b)) where a == b: return []
+        case (.double(let a), .double(let b)) where a == b: return []
+        case (.string(let a), .string(let b)) where Array(a.unicodeScalars) == Array(b.unicodeScalars): return []
+        case (.array(let a), .array(let b)) where a.count == b.count:
+            return zip(a, b).enumerated().flatMap { $1.0.differences(from: $1.1, at: "\(path)[\($0)]") }
+        case (.object(let a), .object(let b)):
+            var found: [String] = []
+            for key in Set(a.keys).union(b.keys).sorted() {
+                switch (a[key], b[key]) {
+                case (let x?, let y?): found += x.differences(from: y, at: "\(path).\(key)")
+                case (_?, nil): found.append("\(path).\(key): only in the encoded line")
+                case (nil, _?): found.append("\(path).\(key): missing from the encoded line")
+                case (nil, nil): break
+                }
+            }
+            return found
+        default:
+            return ["\(path): \(self) is not \(other)"]
+        }
+    }
+}
+
+/// Foundation's reading of one value, as a `Ref`.
+private func ref(fromFoundation value: Any) -> Ref {
+    if value is NSNull { return .null }
+    if let string = value as? String { return .string(string) }
+    if let array = value as? [Any] { return .array(array.map(ref(fromFoundation:))) }
+    if let object = value as? [String: Any] { return .object(object.mapValues(ref(fromFoundation:))) }
+    if let number = value as? NSNumber {
+        if String(describing: type(of: value)).contains("Boolean") { return .bool(number.boolValue) }
+        let integer = number.int64Value
+        if Double(integer) == number.doubleValue, number.stringValue == String(integer) { return .int(integer) }
+        return .double(number.doubleValue)
+    }
+    return .string("<unexpected \(type(of: value))>")
+}
+
+/// The object the protocol says `message` is, built from the message's fields without the encoder.
+private func reference(_ message: ServerMessage) -> Ref {
+    var members: [String: Ref]
+    var id: RequestID?
+    switch message {
+    case .welcome(let welcome):
+        members = ["type": "welcome", "protocol": .int(welcome.protocolVersion), "server": .string(welcome.server),
+                   "session": .string(welcome.session), "hint": .string(welcome.hint)]
+        if let name = welcome.name { members["name"] = .string(name) }
+        id = welcome.id
+    case .joined(let joined):
+        members = ["type": "joined", "room": .string(joined.room), "seat": .seat(joined.seat),
+                   "token": joined.token.map(Ref.string) ?? .null]
+        id = joined.id
+    case .state(let message):
+        members = stateReference(message)
+        id = message.id
+    case .error(let error):
+        members = ["type": "error", "code": .string(error.code.rawValue), "message": .string(error.message)]
+        id = error.id
+    case .chat(let chat):
+        members = ["type": "chat", "room": .string(chat.room), "from": .string(chat.from), "seat": .seat(chat.seat),
+                   "text": .string(chat.text)]
+        id = chat.id
+    case .rooms(let list):
+        members = ["type": "rooms", "total": .int(list.total), "rooms": .array(list.rooms.map { room in
+            ["room": .string(room.name), "phase": .string(room.phase.rawValue),
+             "players": .array(room.players.map { $0.map(Ref.string) ?? .null }),
+             "spectators": .int(room.spectators), "pairs": .int(room.pairs)]
+        })]
+        id = list.id
+    case .pong(let pongID):
+        members = ["type": "pong"]
+        id = pongID
+    case .stats(let stats):
+        members = ["type": "stats", "connections": .int(stats.connections), "rooms": .int(stats.rooms),
+                   "games_active": .int(stats.gamesActive), "games_finished": .int(stats.gamesFinished),
+                   "flips": .int(stats.flips), "messages_in": .int(stats.messagesIn),
+                   "messages_out": .int(stats.messagesOut), "bytes_in": .int(stats.bytesIn),
+                   "bytes_out": .int(stats.bytesOut), "uptime_s": .int(stats.uptimeSeconds)]
+        id = stats.id
+    case .left(let room, let leftID):
+        members = ["type": "left", "room": .string(room)]
+        id = leftID
+    case .help(let lines, let helpID):
+        members = ["type": "help", "commands": .array(lines.map(Ref.string))]
+        id = helpID
+    case .bye(let reason):
+        members = ["type": "bye", "reason": .string(reason.rawValue)]
+    }
+    // The id of the request that caused a message sits at its top level, in every kind of message.
+    switch id {
+    case nil: break
+    case .integer(let value)?: members["id"] = .int(value)
+    case .string(let value)?: members["id"] = .string(value)
+    }
+    return .object(members)
+}
+
+private func stateReference(_ message: StateMessage) -> [String: Ref] {
+    let state = message.state
+    let cards: [Ref] = state.cards.map { card in
+        switch card {
+        case .down: ["state": "down"]
+        case .up(let face): ["state": "up", "face": .string(face)]
+        case .matched(let face, let seat): ["state": "matched", "face": .string(face), "by": .seat(seat)]
+        }
+    }
+    let players: [Ref] = state.players.map { player in
+        guard let player else { return .null }
+        return ["name": .string(player.name), "score": .int(player.score), "connected": .bool(player.connected)]
+    }
+    let winner: Seat?
+    switch state.outcome {
+    case .win(let seat)?: winner = seat
+    case .draw?, nil: winner = nil
+    }
+    return [
+        "type": "state", "room": .string(message.room), "game": .int(state.game), "seq": .int(state.seq),
+        "phase": .string(state.phase.rawValue), "rows": .int(state.layout.rows), "cols": .int(state.layout.columns),
+        "cards": .array(cards), "players": .array(players), "spectators": .int(message.spectators),
+        "turn": .seat(state.turn), "turn_ms_left": state.turnMillisecondsLeft.map { .int($0) } ?? .null,
+        "winner": .seat(winner),
+        "series": ["wins": .array(state.series.wins.map { .int($0) }), "draws": .int(state.series.draws)],
+        "event": eventReference(state.event),
+    ]
+}
+
+/// The event object: its kind, and only the fields that kind has.
+private func eventReference(_ event: GameEvent) -> Ref {
+    func pair(_ cards: CardPair) -> Ref { [.int(cards.first), .int(cards.second)] }
+    switch event {
+    case .join(let seat): return ["kind": "join", "seat": .seat(seat)]
+    case .start(let seat): return ["kind": "start", "seat": .seat(seat)]
+    case .flip(let seat, let card): return ["kind": "flip", "seat": .seat(seat), "card": .int(card)]
+    case .match(let seat, let cards):
+        return ["kind": "match", "seat": .seat(seat), "card": .int(cards.second), "cards": pair(cards)]
+    case .mismatch(let seat, let cards):
+        return ["kind": "mismatch", "seat": .seat(seat), "card": .int(cards.second), "cards": pair(cards)]
+    case .hide(let cards): return ["kind": "hide", "cards": pair(cards)]
+    case .timeout(let seat, let hidden?): return ["kind": "timeout", "seat": .seat(seat), "card": .int(hidden)]
+    case .timeout(let seat, nil): return ["kind": "timeout", "seat": .seat(seat)]
+    case .over(let seat, let cards):
+        return ["kind": "over", "seat": .seat(seat), "card": .int(cards.second), "cards": pair(cards)]
+    case .forfeit(let seat): return ["kind": "forfeit", "seat": .seat(seat)]
+    case .leave(let seat): return ["kind": "leave", "seat": .seat(seat)]
+    case .disconnect(let seat): return ["kind": "disconnect", "seat": .seat(seat)]
+    case .reconnect(let seat): return ["kind": "reconnect", "seat": .seat(seat)]
+    case .rematch(let seat): return ["kind": "rematch", "seat": .seat(seat)]
+    }
+}
+
+@Test("Foundation's JSON reader sees in every encoded line exactly the fields the protocol describes",
+      arguments: allFixtures)
+func foundationReadsTheProtocolShape(fixture: MessageFixture) throws {
+    let line = ServerMessageEncoder.encode(fixture.message)
+    let parsed = try JSONSerialization.jsonObject(with: Data(line.dropLast()))
+    let differences = ref(fromFoundation: parsed).differences(from: reference(fixture.message))
+    #expect(differences == [], "\(String(decoding: line, as: UTF8.self))")
+}
+
+@Test("Foundation and the module's own parser read every encoded line the same way")
+func foundationAndParserAgree() throws {
+    for fixture in allFixtures {
+        let line = Array(ServerMessageEncoder.encode(fixture.message).dropLast())
+        let ours = ref(fromParsed: try JSONParser.parse(line))
+        let theirs = ref(fromFoundation: try JSONSerialization.jsonObject(with: Data(line)))
+        #expect(ours.differences(from: theirs) == [], "\(fixture.name)")
+    }
+}
+
+private func ref(fromParsed value: JSONValue) -> Ref {
+    switch value {
+    case .null: .null
+    case .bool(let value): .bool(value)
+    case .number(.integer(let value)): .int(value)
+    case .number(.double(let value)): .double(value)
+    case .string(let value): .string(value)
+    case .array(let values): .array(values.map(ref(fromParsed:)))
+    case .object(let object):
+        .object(Dictionary(object.members.map { ($0.key, ref(fromParsed: $0.value)) }, uniquingKeysWith: { a, _ in a }))
+    }
+}
+
+// MARK: - Line limit
+
+/// A name about as long in bytes as cleaning lets through: characters loaded with combining marks.
+private let heaviestName: String = {
+    let heavy = "a" + String(repeating: "\u{0301}", count: 5)
+    return TextCleaner.cleanName(String(repeating: heavy, count: 30))!
+}()
+
+/// A string id as long as the decoder accepts, made of the characters that take the most bytes to escape.
+private let heaviestID: RequestID = {
+    let line = #"{"type":"flip","card":0,"id":""# + String(repeating: #"\u0001"#, count: RequestID.maxStringBytes) + #""}"#
+    return try! RequestDecoder.decode(line: Array(line.utf8))!.id!
+}()
+
+private func largestState(names: [String], id: RequestID) -> ServerMessage {
+    let faces = Faces.all.prefix(GameOptions.pairsRange.upperBound)
+    let cards: [CardView] = faces.flatMap { face in
+        [CardView.matched(face: face, by: .second), .matched(face: face, by: .second)]
+    }
+    return state(
+        room: String(repeating: "r", count: RoomName.maxLength), spectators: Int.max, game: Int.max, seq: Int.max,
+        phase: .over, layout: GameOptions(pairs: 32, turnSeconds: 0, revealMilliseconds: 0, againOnMatch: true).layout,
+        cards: cards,
+        players: names.map { PlayerView(name: $0, score: Int.max, connected: true) },
+        turn: nil, turnMillisecondsLeft: nil, outcome: .win(.second),
+        series: SeriesTally(wins: [Int.max, Int.max], draws: Int.max),
+        event: .over(.second, cards: CardPair(Int.max, Int.max)), id: id)
+}
+
+@Test("a state of the largest board, with 24-character names and a 64-byte id, fits the protocol line limit")
+func largestStateFitsALine() {
+    let name = String(repeating: "😀", count: TextCleaner.maxNameCharacters)
+    let id = RequestID.string(String(repeating: "😀", count: RequestID.maxStringBytes / 4))
+    let message = largestState(names: [name, name], id: id)
+    let line = ServerMessageEncoder.encode(message)
+    #expect(line.count <= LineFramer.maxLineBytes, "\(line.count) bytes")
+    #expect(roundTrip(message) == .success(message))
+}
+
+@Test("even with the heaviest names cleaning allows and an id of escaped control characters, a state fits a line")
+func heaviestStateFitsALine() {
+    #expect(heaviestName.utf8.count > TextCleaner.maxNameBytes - 11)
+    let message = largestState(names: [heaviestName, heaviestName], id: heaviestID)
+    let line = ServerMessageEncoder.encode(message)
+    #expect(line.count <= LineFramer.maxLineBytes, "\(line.count) bytes")
+    #expect(roundTrip(message) == .success(message))
+}
+
+@Test("the longest chat, welcome and error lines fit the protocol line limit")
+func longestOtherMessagesFitALine() throws {
+    // Chat: the most bytes cleaning lets through, and the characters that cost the most to escape.
+    let heavyText = try #require(TextCleaner.cleanChat(String(repeating: "a" + String(repeating: "\u{0301}", count: 10), count: 300)))
+    let quotes = try #require(TextCleaner.cleanChat(String(repeating: "\"", count: 1000)))
+    for text in [heavyText, quotes] {
+        let chat = ServerMessage.chat(ChatMessage(
+            room: String(repeating: "r", count: RoomName.maxLength), from: heaviestName, seat: .second, text: text,
+            id: heaviestID))
+        #expect(ServerMessageEncoder.encode(chat).count <= LineFramer.maxLineBytes)
+    }
+    let welcome = ServerMessage.welcome(Welcome(
+        server: "pairs", session: "c\(Int.max)", hint: "type: join | join ROOM | list | help", name: heaviestName,
+        id: heaviestID))
+    #expect(ServerMessageEncoder.encode(welcome).count <= LineFramer.maxLineBytes)
+    // Errors echo parts of what the client sent; take the worst a 4 KiB line can provoke.
+    let hostile = #"{"id":"\#(String(repeating: #"\u0001"#, count: 64))","type":""# + String(repeating: #"\""#, count: 1800) + #""}"#
+    #expect(hostile.utf8.count <= LineFramer.maxLineBytes)
+    guard case .failure(let error) = Result(catching: { () throws(RequestError) in try RequestDecoder.decode(line: Array(hostile.utf8)) }) else {
+        Issue.record("the hostile line was accepted")
+        return
+    }
+    #expect(error.code == .unknownType)
+    #expect(ServerMessageEncoder.encode(.error(error)).count <= LineFramer.maxLineBytes)
+}
+
+private func longestRoomList(playerName: String) -> ServerMessage {
+    let rooms = (0..<RoomList.maxRooms).map { index in
+        RoomSummary(
+            name: String(repeating: "r", count: RoomName.maxLength - 2) + String(format: "%02d", index),
+            phase: .playing, players: [playerName, playerName], spectators: Int.max, pairs: 32)
+    }
+    return .rooms(RoomList(rooms: rooms, total: Int.max, id: heaviestID))
+}
+
+@Test("a room list of the most rooms it may hold fits the protocol line limit with 24-character names")
+func longestRoomListFitsALine() {
+    let name = String(repeating: "😀", count: TextCleaner.maxNameCharacters)
+    let line = ServerMessageEncoder.encode(longestRoomList(playerName: name))
+    #expect(line.count <= LineFramer.maxLineBytes, "\(line.count) bytes")
+}
+
+@Test("a room list of the most rooms it may hold fits the protocol line limit even with the heaviest names")
+func heaviestRoomListFitsALine() {
+    let line = ServerMessageEncoder.encode(longestRoomList(playerName: heaviestName))
+    // Ten rooms of two names at TextCleaner.maxNameBytes (256) come to about 6.7 KB. Whether to cap the
+    // rooms by size in the encoder, lower RoomList.maxRooms or pick rooms in the server is a protocol
+    // decision, so it is reported rather than fixed here.
+    withKnownIssue("RoomList.maxRooms rooms with names of maxNameBytes exceed LineFramer.maxLineBytes") {
+        #expect(line.count <= LineFramer.maxLineBytes, "\(line.count) bytes")
+    }
+}
+
+// MARK: - Decoder robustness
+
+@Test("every strict prefix of an encoded state is refused by the decoder, never crashes it")
+func prefixesOfAStateAreRefused() {
+    let line = Array(ServerMessageEncoder.encode(stateFixtures[0].message).dropLast())
+    for length in 0..<line.count {
+        let result = Result { () throws(ServerMessageError) in try ServerMessageDecoder.decode(line: line[..<length]) }
+        if case .success(let message) = result { Issue.record("prefix of \(length) bytes decoded to \(message)") }
+    }
+}
+
+@Test("server lines that are not messages are refused with an error that says why")
+func badServerLinesAreRefused() {
+    func error(_ text: String) -> ServerMessageError? {
+        do throws(ServerMessageError) {
+            _ = try ServerMessageDecoder.decode(line: Array(text.utf8))
+            return nil
+        } catch {
+            return error
+        }
+    }
+    #expect(error("[1]") == .notAnObject)
+    #expect(error("{}") == .missingField("type"))
+    #expect(error(#"{"type":"party"}"#) == .unknownType("party"))
+    #expect(error(#"{"type":"left"}"#) == .missingField("room"))
+    #expect(error(#"{"type":"left","room":5}"#) == .badField("room"))
+    #expect(error(#"{"type":"bye","reason":"bored"}"#) == .badField("reason"))
+    #expect(error(#"{"type":"error","code":"oops","message":"m"}"#) == .badField("code"))
+    #expect(error(#"{"type":"joined","room":"r","seat":2,"token":null}"#) == .badField("seat"))
+    if case .badJSON? = error("{") {} else { Issue.record("an unfinished object is not bad JSON") }
+}
+
+@Test("a decoder ignores fields it does not know, so newer servers can add some")
+func decoderIgnoresUnknownFields() throws {
+    let message = try ServerMessageDecoder.decode(line: Array(#"{"type":"pong","id":4,"extra":{"a":[1,2]},"v":1.5}"#.utf8))
+    #expect(message == .pong(id: .integer(4)))
+}
