@@ -74,8 +74,7 @@ extension Server {
                 let lhsOpen = lhs.match.freeSeat != nil, rhsOpen = rhs.match.freeSeat != nil
                 return lhsOpen != rhsOpen ? lhsOpen : lhs.name < rhs.name
             }
-            let shown = rooms.prefix(RoomList.maxRooms).map(\.summary)
-            send(.rooms(RoomList(rooms: Array(shown), total: rooms.count, id: id)), to: connection)
+            send(.rooms(RoomList.fitting(rooms.lazy.map(\.summary), total: rooms.count, id: id)), to: connection)
         case .resume(let token):
             resume(token, from: connection, id: id, at: now)
         case .ping:

@@ -118,7 +118,7 @@ public struct RoomSummary: Sendable, Hashable {
 
 /// The answer to `list`: at most `RoomList.maxRooms` rooms (those with a free seat first) and the total.
 public struct RoomList: Sendable, Hashable {
-    /// Keeps the answer within one protocol line however many rooms there are.
+    /// Rooms shown at most: a list is for a person choosing a room, not a dump of the server.
     public static let maxRooms = 10
 
     public var rooms: [RoomSummary]
@@ -129,6 +129,16 @@ public struct RoomList: Sendable, Hashable {
         self.rooms = rooms
         self.total = total
         self.id = id
+    }
+
+    /// The first rooms of `candidates`, as many as `maxRooms` and the protocol's line limit allow: names
+    /// may take up to 256 bytes each, so ten rooms of long names would not fit one line.
+    public static func fitting(_ candidates: some Sequence<RoomSummary>, total: Int, id: RequestID?) -> RoomList {
+        var list = RoomList(rooms: Array(candidates.prefix(maxRooms)), total: total, id: id)
+        while !list.rooms.isEmpty, ServerMessageEncoder.encode(.rooms(list)).count > LineFramer.maxLineBytes {
+            list.rooms.removeLast()
+        }
+        return list
     }
 }
 
