@@ -22,8 +22,8 @@ extension Server {
     func publish(_ states: [PublicState], in room: Room, id: RequestID?, at now: Moment) {
         guard !states.isEmpty else { return settle(room, at: now) }
         let spectators = room.spectators.count
-        let bytes = ServerMessageEncoder.encode(states.map {
-            .state(StateMessage(room: room.name, spectators: spectators, state: $0, id: id))
+        let bytes = ServerMessageEncoder.encode(states: states.map {
+            StateMessage(room: room.name, spectators: spectators, state: $0, id: id)
         })
         for recipient in room.recipients {
             deliver(bytes, to: recipient, messages: states.count)

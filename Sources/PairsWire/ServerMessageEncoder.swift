@@ -9,20 +9,25 @@ import PairsRules
 public enum ServerMessageEncoder {
     /// The message as one line, newline included.
     public static func encode(_ message: ServerMessage) -> [UInt8] {
+        if case .state(let state) = message { return StateLineEncoder.encode([state]) }
         var writer = JSONWriter(capacity: capacity(of: message))
         write(message, to: &writer)
         writer.newline()
         return writer.bytes
     }
 
-    /// The messages as consecutive lines in one buffer, so that states produced by one change (a mismatch
+    /// States as consecutive lines in one buffer, so that the states produced by one change (a mismatch
     /// and its immediate hide) reach each socket in one write.
-    public static func encode(_ messages: [ServerMessage]) -> [UInt8] {
-        var writer = JSONWriter(capacity: messages.reduce(0) { $0 + capacity(of: $1) })
-        for message in messages {
-            write(message, to: &writer)
-            writer.newline()
-        }
+    public static func encode(states: [StateMessage]) -> [UInt8] {
+        StateLineEncoder.encode(states)
+    }
+
+    /// The state written by the general `JSONWriter`, as every other message is: the readable reference the
+    /// tests hold `StateLineEncoder`'s output to.
+    static func encodeWithGeneralWriter(_ state: StateMessage) -> [UInt8] {
+        var writer = JSONWriter(capacity: capacity(of: .state(state)))
+        write(.state(state), to: &writer)
+        writer.newline()
         return writer.bytes
     }
 

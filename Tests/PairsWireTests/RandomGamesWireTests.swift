@@ -1,5 +1,5 @@
 import PairsRules
-import PairsWire
+@testable import PairsWire
 import Testing
 
 // Seeded random games played with the real rules, every state they produce pushed through the wire:
@@ -249,4 +249,14 @@ func faceCheckNoticesALeak() throws {
     let cat = faceKeys.first { $0.face == "cat" }!.key
     #expect(leakedScan.asFace[cat, default: 0] == scan.asFace[cat, default: 0] + 1)
     #expect(leakedScan.bareDownCards == scan.bareDownCards - 1)
+}
+
+@Test("the state fast path writes the same bytes as the general writer for every state of real games")
+func fastPathMatchesGeneralWriterInPlayedGames() {
+    var mismatches = 0
+    for (state, line) in zip(playedStates, playedLines) {
+        guard case .state(let message) = message(state) else { continue }
+        if ServerMessageEncoder.encodeWithGeneralWriter(message) != line { mismatches += 1 }
+    }
+    #expect(mismatches == 0)
 }

@@ -1,6 +1,6 @@
 import Foundation
 import PairsRules
-import PairsWire
+@testable import PairsWire
 import Testing
 
 // The hand-written `ServerMessageEncoder` against two readers: the module's own `ServerMessageDecoder`
@@ -601,4 +601,26 @@ func badServerLinesAreRefused() {
 func decoderIgnoresUnknownFields() throws {
     let message = try ServerMessageDecoder.decode(line: Array(#"{"type":"pong","id":4,"extra":{"a":[1,2]},"v":1.5}"#.utf8))
     #expect(message == .pong(id: .integer(4)))
+}
+
+// MARK: - The state fast path
+
+@Test("the state fast path writes exactly the bytes of the general writer for every state fixture")
+func stateFastPathMatchesGeneralWriter() throws {
+    for fixture in stateFixtures {
+        guard case .state(let state) = fixture.message else { continue }
+        let fast = ServerMessageEncoder.encode(.state(state))
+        let general = ServerMessageEncoder.encodeWithGeneralWriter(state)
+        #expect(fast == general, "\(fixture)")
+        #expect(try JSONParser.parse(fast.dropLast()) == JSONParser.parse(general.dropLast()))
+    }
+}
+
+@Test("several states encoded together are the same lines as each encoded alone")
+func batchedStatesAreConcatenatedLines() {
+    let states = stateFixtures.compactMap { fixture -> StateMessage? in
+        if case .state(let state) = fixture.message { state } else { nil }
+    }
+    let batched = ServerMessageEncoder.encode(states: states)
+    #expect(batched == states.flatMap { ServerMessageEncoder.encode(.state($0)) })
 }
