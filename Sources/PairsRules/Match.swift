@@ -69,16 +69,20 @@ public struct Match: Sendable {
     /// The earliest moment at which `advance(to:)` has something to do: a reveal ending, a turn clock running
     /// out, or a disconnected player's grace period ending. Nil when nothing is pending.
     public var nextDeadline: Moment? {
-        var deadlines: [Moment] = []
+        // Asked after every change in every room, so it allocates nothing.
+        var earliest: Moment?
+        func consider(_ moment: Moment) {
+            if earliest.map({ moment < $0 }) ?? true { earliest = moment }
+        }
         switch stage {
-        case .playing(let turn): if let deadline = turn.deadline { deadlines.append(deadline) }
-        case .reveal(let reveal): deadlines.append(reveal.until)
+        case .playing(let turn): if let deadline = turn.deadline { consider(deadline) }
+        case .reveal(let reveal): consider(reveal.until)
         case .waiting, .over: break
         }
         for case let player? in players {
-            if case .away(let forfeitAt) = player.presence { deadlines.append(forfeitAt) }
+            if case .away(let forfeitAt) = player.presence { consider(forfeitAt) }
         }
-        return deadlines.min()
+        return earliest
     }
 
     /// The public state as of the latest change, with the turn clock read at `now`; nil before any change.

@@ -23,11 +23,11 @@ final class Room: @unchecked Sendable {
         self.match = match
     }
 
-    /// Everyone who receives the room's states and chat: connected players, then spectators.
-    var recipients: [Connection] {
-        var list = seatConnections.compactMap { $0 }
-        list.append(contentsOf: spectators.values)
-        return list
+    /// Calls `body` for everyone who receives the room's states and chat: connected players, then
+    /// spectators. A loop rather than an array, since it runs for every change in every room.
+    func forEachRecipient(_ body: (Connection) -> Void) {
+        for case let connection? in seatConnections { body(connection) }
+        for connection in spectators.values { body(connection) }
     }
 
     /// Nobody sits and nobody watches: the room can go.

@@ -66,7 +66,7 @@ extension Server {
             var seat: Seat?
             if case .seated(_, let place) = connection.place { seat = place }
             let chat = ServerMessageEncoder.encode(.chat(ChatMessage(room: room.name, from: connection.name, seat: seat, text: text, id: id)))
-            for member in room.recipients { deliver(chat, to: member) }
+            room.forEachRecipient { deliver(chat, to: $0) }
         case .watch(let name):
             watch(name, from: connection, id: id, at: now)
         case .list:

@@ -25,9 +25,7 @@ extension Server {
         let bytes = ServerMessageEncoder.encode(states: states.map {
             StateMessage(room: room.name, spectators: spectators, state: $0, id: id)
         })
-        for recipient in room.recipients {
-            deliver(bytes, to: recipient, messages: states.count)
-        }
+        room.forEachRecipient { deliver(bytes, to: $0, messages: states.count) }
         for state in states {
             switch state.event {
             case .leave(let seat):
