@@ -133,8 +133,11 @@ public final class ClientSession: @unchecked Sendable {
         self.connection = connection
         isWelcomed = false
         byeReason = nil
-        connection.start { [weak self, weak connection] event in
-            guard let self, let connection, connection === self.connection else { return }
+        // The connection holds the session (through this handler) for as long as it is open, so a session
+        // lives until it ends even if its owner lets go of it; ending it closes the connection, which
+        // drops the handler and the cycle with it.
+        connection.start { [self, weak connection] event in
+            guard let connection, connection === self.connection else { return }
             handle(event)
         }
     }
