@@ -1,104 +1,120 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// A child process with its output collected line by line as it comes, for tests that run the real
 /// `pairs` binary or the Python bot. Every wait has a deadline; `terminate()` ends the child by its pid.
 final class Subprocess: Sendable {
-    private struct Output {
+    private struct State {
         var stdout: [String] = []
         var stderr = ""
         var partialStdout = ""
         var openPipes = 2
+        var exitStatus: Int32?
     }
 
-    let process: Process
-    private let output = Mutex(Output())
-    private let input: Pipe
+    let executable: String
+    let pid: pid_t
+    private let state = Mutex(State())
+    private let input: Int32
 
     /// Starts `executable` with `arguments`. Output is read on background threads until the child closes it.
-    init(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) throws {
-        process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let environment {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        let stdout = Pipe(), stderr = Pipe()
-        input = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = input
-        try process.run()
-        collect(stdout.fileHandleForReading, isStdout: true)
-        collect(stderr.fileHandleForReading, isStdout: false)
+    init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws {
+        self.executable = executable.lastPathComponent
+        let stdin = try Spawn.pipe(), stdout = try Spawn.pipe(), stderr = try Spawn.pipe()
+        pid = try Spawn.start(executable.path, arguments, environment: environment,
+                              stdin: stdin.read, stdout: stdout.write, stderr: stderr.write)
+        close(stdin.read)
+        close(stdout.write)
+        close(stderr.write)
+        input = stdin.write
+        collect(stdout.read, isStdout: true)
+        collect(stderr.read, isStdout: false)
     }
 
-    private func collect(_ handle: FileHandle, isStdout: Bool) {
+    deinit {
+        close(input)
+    }
+
+    private func collect(_ fd: Int32, isStdout: Bool) {
         let thread = Thread { [self] in
+            var buffer = [UInt8](repeating: 0, count: 4096)
             while true {
-                let data = handle.availableData // blocks until bytes or end of file
-                if data.isEmpty { break }
-                let text = String(decoding: data, as: UTF8.self)
-                output.withLock { output in
+                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { break }
+                let text = String(decoding: buffer[..<count], as: UTF8.self)
+                state.withLock { state in
                     if isStdout {
-                        output.partialStdout += text
-                        while let newline = output.partialStdout.firstIndex(of: "\n") {
-                            output.stdout.append(String(output.partialStdout[..<newline]))
-                            output.partialStdout = String(output.partialStdout[output.partialStdout.index(after: newline)...])
+                        state.partialStdout += text
+                        while let newline = state.partialStdout.firstIndex(of: "\n") {
+                            state.stdout.append(String(state.partialStdout[..<newline]))
+                            state.partialStdout = String(state.partialStdout[state.partialStdout.index(after: newline)...])
                         }
                     } else {
-                        output.stderr += text
+                        state.stderr += text
                     }
                 }
             }
-            output.withLock { output in
-                if isStdout, !output.partialStdout.isEmpty {
-                    output.stdout.append(output.partialStdout)
-                    output.partialStdout = ""
+            close(fd)
+            state.withLock { state in
+                if isStdout, !state.partialStdout.isEmpty {
+                    state.stdout.append(state.partialStdout)
+                    state.partialStdout = ""
                 }
-                output.openPipes -= 1
+                state.openPipes -= 1
             }
         }
         thread.start()
     }
 
     /// Every complete line written to stdout so far.
-    var lines: [String] { output.withLock { $0.stdout } }
+    var lines: [String] { state.withLock { $0.stdout } }
 
     /// Everything written to stderr so far.
-    var errorText: String { output.withLock { $0.stderr } }
+    var errorText: String { state.withLock { $0.stderr } }
 
     /// Writes `text` to the child's stdin.
     func write(_ text: String) {
-        input.fileHandleForWriting.write(Data(text.utf8))
-    }
-
-    /// Closes the child's stdin: it reads end of file.
-    func closeInput() {
-        try? input.fileHandleForWriting.close()
+        var text = text
+        text.withUTF8 { bytes in _ = Glibc.write(input, bytes.baseAddress, bytes.count) }
     }
 
     /// Waits for a stdout line satisfying `matches`, at or after line `from`; returns its index and text.
     @discardableResult
     func waitForLine(from start: Int = 0, timeout: Duration = .seconds(10), _ what: String,
                      _ matches: (String) -> Bool) async throws -> (index: Int, line: String) {
-        try await waitFor("a line with \(what); stdout so far:\n\(lines.suffix(20).joined(separator: "\n"))\nstderr: \(errorText)", timeout: timeout) {
-            let lines = self.lines
-            guard start < lines.count else { return nil }
-            return lines.indices[start...].first { matches(lines[$0]) }.map { ($0, lines[$0]) }
+        do {
+            return try await waitFor(what, timeout: timeout) {
+                let lines = self.lines
+                guard start < lines.count else { return nil }
+                return lines.indices[start...].first { matches(lines[$0]) }.map { ($0, lines[$0]) }
+            }
+        } catch let error as TimedOut {
+            throw TimedOut(what: "\(error.what) from \(executable); stdout so far:\n\(lines.suffix(20).joined(separator: "\n"))\nstderr: \(errorText)")
+        }
+    }
+
+    /// The exit status, once the child has exited; nil while it runs.
+    private var exitStatus: Int32? {
+        state.withLock { state in
+            if state.exitStatus == nil { state.exitStatus = Spawn.exitStatus(of: pid) }
+            return state.exitStatus
         }
     }
 
     /// Waits for the child to exit and for its output to be read to the end; returns its exit status.
     func waitForExit(timeout: Duration = .seconds(10)) async throws -> Int32 {
-        try await waitUntil("\(process.executableURL?.lastPathComponent ?? "process") to exit; stderr: \(errorText)", timeout: timeout) {
-            !process.isRunning && output.withLock { $0.openPipes == 0 }
+        try await waitFor("\(executable) to exit; stderr: \(errorText)", timeout: timeout) {
+            guard let status = exitStatus, state.withLock({ $0.openPipes == 0 }) else { return nil }
+            return status
         }
-        return process.terminationStatus
     }
 
     /// Sends SIGTERM to the child if it is still running.
     func terminate() {
-        if process.isRunning { process.terminate() }
+        if exitStatus == nil { kill(pid, SIGTERM) }
     }
 }
