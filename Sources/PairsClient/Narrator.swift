@@ -56,13 +56,16 @@ public struct Narrator: Sendable {
         }
     }
 
-    /// "game over: you win 5 to 3", "game over: ann wins 5 to 3", or "game over: a draw, 4 to 4".
+    /// "game over: you win 5 to 3", "game over: ann wins by forfeit, 0 to 1", or "game over: a draw, 4 to 4".
     public func result(of state: PublicState) -> String {
         let scores = state.players.map { $0?.score ?? 0 }
         switch state.outcome {
         case .win(let winner)?:
             let loser = winner.opponent
-            return "game over: \(subject(winner, in: state, previous: nil).says("win", "wins")) \(scores[winner.index]) to \(scores[loser.index])"
+            // A forfeit can hand the game to the player behind on points, and the score alone would
+            // read as a mistake.
+            let how = if case .forfeit = state.event { " by forfeit," } else { "" }
+            return "game over: \(subject(winner, in: state, previous: nil).says("win", "wins"))\(how) \(scores[winner.index]) to \(scores[loser.index])"
         case .draw?:
             return "game over: a draw, \(scores[0]) to \(scores[1])"
         case nil:

@@ -59,12 +59,12 @@ enum BotCommand {
         withExtendedLifetime(signalSources) { dispatchMain() }
     }
 
-    /// "total: 10 games, 6 won, 3 lost, 1 drawn".
+    /// "total: 10 games, 6 won, 3 lost, 1 drawn" (or "1 game").
     static func total(_ records: [GameRecord]) -> String {
         let won = records.count { $0.result == .won }
         let lost = records.count { $0.result == .lost }
         let drawn = records.count { $0.result == .draw }
-        return "total: \(records.count) games, \(won) won, \(lost) lost, \(drawn) drawn"
+        return "total: \(records.count) game\(records.count == 1 ? "" : "s"), \(won) won, \(lost) lost, \(drawn) drawn"
     }
 
     static func parse(_ arguments: [String]) throws(UsageError) -> BotConfiguration {

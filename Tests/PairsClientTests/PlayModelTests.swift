@@ -69,7 +69,7 @@ func comingsAndGoings() {
     #expect(told.contains("bob lost the connection; the seat is kept for a while"))
     #expect(told.contains("bob is back"))
     #expect(told.contains("bob forfeited the game"))
-    #expect(told.contains("game over: you win 0 to 0"))
+    #expect(told.contains("game over: you win by forfeit, 0 to 0"))
     #expect(told.contains("bob left"))
     #expect(told.last == "waiting for a new opponent to join room kitchen")
 }

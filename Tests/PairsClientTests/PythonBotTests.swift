@@ -43,3 +43,23 @@ func pythonBotCannotConnect() async throws {
     #expect(try await bot.waitForExit() == 1)
     #expect(bot.errorText.hasPrefix("pairs_bot.py: cannot connect to 127.0.0.1:\(port): "))
 }
+
+@Test("the bash example plays a game against pairs bot and prints its result line", .timeLimit(.minutes(1)))
+func bashExamplePlays() async throws {
+    let bash = try Tools.external("bash")
+    let script = Tools.clientsDirectory.appendingPathComponent("bash/pairs_random.sh")
+    let server = try startServer(pairs: 3, revealMilliseconds: 0, seed: 9)
+    defer { server.stop() }
+    let bot = try Subprocess(try Tools.pairs(), ["bot", "--host", "127.0.0.1", "--port", String(server.port), "--room", "shell",
+                                                 "--games", "1", "--think-ms", "0", "--name", "robo"])
+    defer { bot.terminate() }
+    let player = try Subprocess(bash, [script.path, "127.0.0.1", String(server.port), "shell", "shelly"])
+    defer { player.terminate() }
+    #expect(try await player.waitForExit(timeout: .seconds(30)) == 0, "\(player.errorText)")
+    #expect(try await bot.waitForExit(timeout: .seconds(10)) == 0, "\(bot.errorText)")
+    let line = try #require(player.lines.compactMap(GameLine.init).first, "\(player.lines)")
+    let botLine = try #require(bot.lines.compactMap(GameLine.init).first)
+    #expect(line.name == "shelly" && line.opponent == "robo")
+    #expect(line.score + line.opponentScore == 3)
+    #expect(line.score == botLine.opponentScore)
+}

@@ -282,8 +282,10 @@ def main():
     except OSError as error:
         fail("the connection failed: %s" % (error.strerror or error))
     if bot.results:
-        print("total: %d games, %d won, %d lost, %d drawn" % (
-            len(bot.results), bot.results.count("won"), bot.results.count("lost"), bot.results.count("draw")), flush=True)
+        count = len(bot.results)
+        print("total: %d game%s, %d won, %d lost, %d drawn" % (
+            count, "" if count == 1 else "s", bot.results.count("won"), bot.results.count("lost"),
+            bot.results.count("draw")), flush=True)
     return 0
 
 
