@@ -37,6 +37,9 @@ public final class ClientSession: @unchecked Sendable {
     public private(set) var seat: Seat?
 
     private var connection: ClientConnection?
+    /// Where the blocking connect runs: a queue of the session's own, so a busy shared pool can never keep
+    /// a reconnect waiting, and attempts never overlap.
+    private let connector = DispatchQueue(label: "pairs.client.connect")
     private var nextRequestID: Int64 = 1
     private var resumeRequestID: RequestID?
     private var byeReason: ByeReason?
@@ -122,7 +125,7 @@ public final class ClientSession: @unchecked Sendable {
     private func openConnection(_ completion: @escaping @Sendable (Result<ClientConnection, ConnectionError>) -> Void) {
         let endpoint = self.endpoint
         let queue = self.queue
-        DispatchQueue.global().async {
+        connector.async {
             let result = Result { () throws(ConnectionError) in try ClientConnection.open(to: endpoint, queue: queue) }
             queue.async { completion(result) }
         }

@@ -136,24 +136,29 @@ public final class PlayController: @unchecked Sendable {
             if options.watch == nil { quit() }
             return
         }
-        var typed: [String] = []
+        // Nil stands for a line too long to be anything the player meant.
+        var typed: [String?] = []
         buffer.withUnsafeBytes { bytes in
             inputFramer.append(UnsafeRawBufferPointer(rebasing: bytes[..<count])) { frame in
                 switch frame {
                 case .line(let line): typed.append(String(decoding: line, as: UTF8.self))
-                case .tooLong: typed.append("")
+                case .tooLong: typed.append(nil)
                 }
             }
         }
         for line in typed { handleInput(line) }
     }
 
-    private func handleInput(_ line: String) {
+    private func handleInput(_ line: String?) {
         model.clearNotice()
-        do throws(InputError) {
-            if let command = try InputCommand.parse(line) { perform(command) }
-        } catch {
-            model.show([error.description], isError: true)
+        if let line {
+            do throws(InputError) {
+                if let command = try InputCommand.parse(line) { perform(command) }
+            } catch {
+                model.show([error.description], isError: true)
+            }
+        } else {
+            model.show(["that line is too long to be a command"], isError: true)
         }
         switch display {
         case .terminal:
@@ -227,6 +232,17 @@ public final class PlayController: @unchecked Sendable {
             signalSources.append(source)
         }
         if isTerminal {
+            // Ctrl-Z: give the shell its normal screen back while stopped, and take it again on `fg`.
+            signal(SIGTSTP, SIG_IGN)
+            let suspend = DispatchSource.makeSignalSource(signal: SIGTSTP, queue: queue)
+            suspend.setEventHandler { [unowned self] in
+                screen.restore()
+                kill(getpid(), SIGSTOP) // returns once the shell continues the process
+                screen.enter()
+                show([], full: true)
+            }
+            suspend.activate()
+            signalSources.append(suspend)
             signal(SIGWINCH, SIG_IGN)
             let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: queue)
             resize.setEventHandler { [unowned self] in

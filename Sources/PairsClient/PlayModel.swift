@@ -87,10 +87,11 @@ public struct PlayModel: Sendable {
             isResuming = true
             return record([TranscriptLine(.connection, "reconnected")])
         case .seatLost(let error):
+            let join = room.map { "/join \($0)" } ?? "/join"
             leaveRoom()
             isResuming = false
             return record([TranscriptLine(.error, "could not get your seat back: \(error.message)"),
-                           TranscriptLine(.notice, "type /join to play again, or /quit")])
+                           TranscriptLine(.notice, "type \(join) to play again, or /quit")])
         case .ended(let end):
             link = .closed("\(end)")
             switch end {

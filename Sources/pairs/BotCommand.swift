@@ -56,7 +56,7 @@ enum BotCommand {
             }
             exit(0)
         }
-        withExtendedLifetime(signalSources) { dispatchMain() }
+        withExtendedLifetime((runner, signalSources)) { dispatchMain() }
     }
 
     /// "total: 10 games, 6 won, 3 lost, 1 drawn" (or "1 game").

@@ -36,7 +36,8 @@ enum PlayCommand {
         }
         let controller = PlayController(options: options, display: PlayController.standardDisplay(environment: environment))
         controller.start { status in exit(status) }
-        dispatchMain()
+        // The controller's handlers refer to it without owning it; this keeps it for the life of the process.
+        withExtendedLifetime(controller) { dispatchMain() }
     }
 
     /// The environment variables `pairs play` looks at.

@@ -33,6 +33,8 @@ func botsPlayAHundredGames() async throws {
         #expect(theirs.result == expected, "\(mine) against \(theirs)")
     }
     #expect(alpha.lines.last?.hasPrefix("total: 100 games") == true)
+    // Even without thinking, the bots keep under the server's rate limit.
+    #expect(!alpha.errorText.contains("rate limiting") && !beta.errorText.contains("rate limiting"))
     #expect(server.statistics().gamesFinished == 100)
 }
 
@@ -45,6 +47,16 @@ func botCannotConnect() async throws {
     #expect(try await bot.waitForExit() == 1)
     #expect(bot.errorText == "pairs bot: cannot connect to 127.0.0.1:\(port): connection refused (is the server running, on that port?)\n")
     #expect(bot.lines.isEmpty)
+}
+
+@Test("pairs play exits 1 with a clear message when nothing listens on the port")
+func playCannotConnect() async throws {
+    let (socket, port) = try refusingPort()
+    defer { close(socket) }
+    let play = try Subprocess(try Tools.pairs(), ["play", "--host", "127.0.0.1", "--port", String(port)])
+    defer { play.terminate() }
+    #expect(try await play.waitForExit() == 1)
+    #expect(play.errorText == "pairs play: cannot connect to 127.0.0.1:\(port): connection refused (is the server running, on that port?)\n")
 }
 
 @Test("bad options are refused with a message and exit status 2, before anything connects",

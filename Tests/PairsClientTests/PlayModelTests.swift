@@ -133,7 +133,7 @@ func reconnectionIsTold() {
     #expect(model.link == .connected)
     let lost = model.apply(.seatLost(RequestError(.badToken, "that token is unknown, expired or already used")), at: now)
     #expect(lost.map(\.description) == ["error: could not get your seat back: that token is unknown, expired or already used",
-                                        "type /join to play again, or /quit"])
+                                        "type /join kitchen to play again, or /quit"])
     #expect(model.room == nil && model.seat == nil)
 }
 
