@@ -62,7 +62,9 @@ public struct BotMachine: Sendable {
             return flip(in: state)
         case .sent(let message, let id):
             switch message {
-            case .flip:
+            case .flip(let card):
+                // Only the flip being waited for: one decided before the turn passed may go out late.
+                guard let pending = pendingFlip, pending.card == card, pending.id == nil else { break }
                 if let id { pendingFlip?.id = id } else { pendingFlip = nil }
             case .join:
                 joinID = id

@@ -204,7 +204,11 @@ public final class ClientSession: @unchecked Sendable {
         connection = nil
         isWelcomed = false
         if isQuitting { return self.end(.quit) }
-        if let byeReason, !byeReason.invitesReconnect { return self.end(.bye(byeReason)) }
+        // A full server turning away a reconnection may have room a moment later; on a first connection
+        // it is an answer.
+        if let byeReason, !byeReason.invitesReconnect, !(byeReason == .serverFull && recovery != nil) {
+            return self.end(.bye(byeReason))
+        }
         let now = ClientClock.now()
         if recovery == nil {
             recovery = (since: now, attempts: 0, lastError: end.description)
