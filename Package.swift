@@ -14,11 +14,14 @@ let package = Package(
         .target(name: "PairsWire", dependencies: ["PairsRules"]),
         // The TCP server: sockets, Dispatch queues, timers, rooms.
         .target(name: "PairsServer", dependencies: ["PairsRules", "PairsWire"]),
+        // The bundled clients: a client connection, bots and their strategies, the terminal player.
+        .target(name: "PairsClient", dependencies: ["PairsRules", "PairsWire"]),
         // The one executable: a thin command-line front over the modules above.
-        .executableTarget(name: "pairs", dependencies: ["PairsRules", "PairsWire", "PairsServer"]),
+        .executableTarget(name: "pairs", dependencies: ["PairsRules", "PairsWire", "PairsServer", "PairsClient"]),
 
         .testTarget(name: "PairsRulesTests", dependencies: ["PairsRules"]),
         .testTarget(name: "PairsWireTests", dependencies: ["PairsWire", "PairsRules"]),
         .testTarget(name: "PairsServerTests", dependencies: ["PairsServer", "PairsWire", "PairsRules"]),
+        .testTarget(name: "PairsClientTests", dependencies: ["PairsClient", "PairsServer", "PairsWire", "PairsRules"]),
     ]
 )

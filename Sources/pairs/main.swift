@@ -27,6 +27,10 @@ case "--version", "-V", "version":
     print("pairs \(version)")
 case "serve":
     exit(ServeCommand.run(rest, version: version))
+case "play":
+    exit(PlayCommand.run(rest, environment: PlayCommand.environment()))
+case "bot":
+    exit(BotCommand.run(rest))
 case nil:
     printError(usage)
     exit(2)

@@ -1,0 +1,35 @@
+/// What a bot plays, where, and how.
+public struct BotConfiguration: Sendable, Hashable {
+    /// The longest a bot may think, in milliseconds: the default turn clock is 30 seconds and a bot must
+    /// never time itself out.
+    public static let maxThinkMilliseconds = 10_000
+    /// How long `pairs bot` thinks before each flip unless told otherwise, in milliseconds: long enough for
+    /// a person playing against it to see what it turned.
+    public static let standardThinkMilliseconds = 600
+
+    public var endpoint: ServerEndpoint
+    /// The room to join or create; nil for quick match.
+    public var room: String?
+    /// Pairs on the board when the bot creates the room; nil for the server's default.
+    public var pairs: Int?
+    /// Games to finish before leaving; 0 plays on until stopped.
+    public var games: Int
+    public var strategy: StrategyKind
+    public var thinkMilliseconds: Int
+    public var name: String
+    /// Seeds the bot's own choices (which unseen card to try), so a run can be repeated.
+    public var seed: UInt64
+
+    public init(endpoint: ServerEndpoint = ServerEndpoint(), room: String? = nil, pairs: Int? = nil, games: Int = 0,
+                strategy: StrategyKind = .memory, thinkMilliseconds: Int = BotConfiguration.standardThinkMilliseconds,
+                name: String? = nil, seed: UInt64 = 0) {
+        self.endpoint = endpoint
+        self.room = room
+        self.pairs = pairs
+        self.games = games
+        self.strategy = strategy
+        self.thinkMilliseconds = thinkMilliseconds
+        self.name = name ?? "bot-\(strategy.rawValue)"
+        self.seed = seed
+    }
+}

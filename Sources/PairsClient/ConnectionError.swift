@@ -1,0 +1,28 @@
+/// Why a connection could not be made or used, in words a player can act on.
+public enum ConnectionError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The port is not a TCP port number.
+    case badPort(Int)
+    /// The host name did not resolve to any address.
+    case cannotResolve(host: String, reason: String)
+    /// Every address of the host refused, timed out or was unreachable; `reason` is the last failure.
+    case cannotConnect(ServerEndpoint, reason: String)
+    /// A send on a connection that is closed or was never opened.
+    case notConnected
+    /// The request could not be written: the connection broke, or the server stopped reading.
+    case sendFailed(reason: String)
+
+    public var description: String {
+        switch self {
+        case .badPort(let port):
+            "\(port) is not a TCP port (1-65535)"
+        case .cannotResolve(let host, let reason):
+            "cannot find host \(host): \(reason)"
+        case .cannotConnect(let endpoint, let reason):
+            "cannot connect to \(endpoint): \(reason)"
+        case .notConnected:
+            "not connected"
+        case .sendFailed(let reason):
+            "cannot send to the server: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import PairsRules
+
+/// One finished game, as a player saw it: the line `pairs bot` prints for it.
+public struct GameRecord: Sendable, Hashable, CustomStringConvertible {
+    /// How the game ended for the player.
+    public enum Result: String, Sendable, Hashable {
+        case won, lost, draw
+    }
+
+    /// Games this player finished so far, this one included (1 for the first).
+    public var number: Int
+    /// The room's game number.
+    public var game: Int
+    public var name: String
+    public var score: Int
+    public var opponentName: String
+    public var opponentScore: Int
+    public var result: Result
+    /// The name of the player who forfeited, when the board was not cleared.
+    public var forfeitedBy: String?
+
+    public init(number: Int, game: Int, name: String, score: Int, opponentName: String, opponentScore: Int,
+                result: Result, forfeitedBy: String? = nil) {
+        self.number = number
+        self.game = game
+        self.name = name
+        self.score = score
+        self.opponentName = opponentName
+        self.opponentScore = opponentScore
+        self.result = result
+        self.forfeitedBy = forfeitedBy
+    }
+
+    /// The record of the game that ended in `state`, from `seat`'s side; nil unless the game is over.
+    public init?(number: Int, state: PublicState, seat: Seat) {
+        guard state.phase == .over, let outcome = state.outcome else { return nil }
+        let me = state.players[seat.index]
+        let opponent = state.players[seat.opponent.index]
+        let result: Result =
+            switch outcome {
+            case .draw: .draw
+            case .win(let winner): winner == seat ? .won : .lost
+            }
+        var forfeitedBy: String?
+        if case .forfeit(let loser) = state.event {
+            forfeitedBy = state.players[loser.index]?.name ?? "seat \(loser.index + 1)"
+        }
+        self.init(number: number, game: state.game, name: me?.name ?? "seat \(seat.index + 1)", score: me?.score ?? 0,
+                  opponentName: opponent?.name ?? "nobody", opponentScore: opponent?.score ?? 0,
+                  result: result, forfeitedBy: forfeitedBy)
+    }
+
+    /// `game 3: bot-memory 5 - 3 ann (won)`, with the forfeit named when there was one.
+    public var description: String {
+        let how = forfeitedBy.map { "\(result.rawValue), \($0) forfeited" } ?? result.rawValue
+        return "game \(number): \(name) \(score) - \(opponentScore) \(opponentName) (\(how))"
+    }
+}

@@ -1,0 +1,100 @@
+import PairsWire
+
+/// A line typed into `pairs play`: a card number to flip it, or a slash command.
+public enum InputCommand: Sendable, Hashable {
+    case flip(card: Int)
+    case say(text: String)
+    case rematch
+    case leave
+    case join(room: String?)
+    case watch(room: String)
+    case help
+    case quit
+
+    /// What `/help` shows, one line per command.
+    public static let helpLines: [String] = [
+        "N + Enter        flip card N (the number on the board)",
+        "/say TEXT        chat to the room",
+        "/rematch         ask for another game when one is over",
+        "/leave           leave the room (gives up a game in progress)",
+        "/join [ROOM]     quick match, or join or create ROOM",
+        "/watch ROOM      watch a room",
+        "/quit            leave and exit (Ctrl-C or Ctrl-D too)",
+    ]
+
+    /// Reads one typed line; nil for a blank one. Command words are case-insensitive, and the slash may be
+    /// left off, so `flip 3`, `rematch` and `say hi` (as in netcat) work too.
+    public static func parse(_ line: String) throws(InputError) -> InputCommand? {
+        let trimmed = line.trimmingWhitespace()
+        guard !trimmed.isEmpty else { return nil }
+        if let card = Int(trimmed) {
+            guard card >= 0 else { throw .notACard(String(trimmed)) }
+            return .flip(card: card)
+        }
+        let body = trimmed.hasPrefix("/") ? trimmed.dropFirst() : trimmed
+        let word: Substring
+        let rest: Substring
+        if let space = body.firstIndex(where: { $0 == " " || $0 == "\t" }) {
+            word = body[..<space]
+            rest = body[space...].trimmingWhitespace()
+        } else {
+            word = body
+            rest = ""
+        }
+        func noArgument(_ command: InputCommand) throws(InputError) -> InputCommand {
+            guard rest.isEmpty else { throw .unexpectedArgument(command: String(word.lowercased())) }
+            return command
+        }
+        switch word.lowercased() {
+        case "flip", "f":
+            guard let card = Int(rest), card >= 0 else { throw .notACard(String(rest)) }
+            return .flip(card: card)
+        case "say", "s":
+            guard let text = TextCleaner.cleanChat(String(rest)) else { throw .missingText }
+            return .say(text: text)
+        case "rematch", "r": return try noArgument(.rematch)
+        case "leave": return try noArgument(.leave)
+        case "help", "h", "?": return try noArgument(.help)
+        case "quit", "q", "exit": return try noArgument(.quit)
+        case "join":
+            if rest.isEmpty { return .join(room: nil) }
+            guard RoomName.isValid(String(rest)) else { throw .badRoom(String(rest)) }
+            return .join(room: String(rest))
+        case "watch":
+            guard RoomName.isValid(String(rest)) else { throw .badRoom(String(rest)) }
+            return .watch(room: String(rest))
+        default:
+            throw .unknown(TextCleaner.cleanName(String(word)) ?? "?")
+        }
+    }
+}
+
+/// A typed line that is not a command, said so the player knows what to type instead.
+public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
+    case unknown(String)
+    case notACard(String)
+    case missingText
+    case badRoom(String)
+    case unexpectedArgument(command: String)
+
+    public var description: String {
+        switch self {
+        case .unknown(let word): "\"\(word)\" is not a command: type a card number to flip it, or /help"
+        case .notACard(let text): text.isEmpty ? "flip which card? type its number" : "\"\(TextCleaner.cleanName(text) ?? "?")\" is not a card number"
+        case .missingText: "say what? type /say and your message"
+        case .badRoom: "a room name is 1-\(RoomName.maxLength) letters, digits, - or _"
+        case .unexpectedArgument(let command): "/\(command) takes nothing after it"
+        }
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces and tabs.
+    func trimmingWhitespace() -> Substring {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return Substring()
+        }
+        return Substring(self[first...last])
+    }
+}

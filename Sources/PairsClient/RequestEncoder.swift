@@ -1,0 +1,54 @@
+import PairsWire
+
+/// Writes requests as the JSON lines of protocol.md, the form every client should send.
+///
+/// Text commands (`flip 3`) are for people typing into netcat; a program sends JSON so that names and chat
+/// can hold any character and every request can carry an `id` to match the answer with.
+public enum RequestEncoder {
+    /// The request as one line, newline included.
+    public static func encode(_ request: Request) -> [UInt8] {
+        var w = JSONWriter(capacity: 96)
+        w.beginObject()
+        switch request.message {
+        case .hello(let name):
+            w.key("type"); w.string("hello")
+            w.key("name"); w.string(name)
+            w.key("protocol"); w.integer(WireProtocol.version)
+        case .join(let join):
+            w.key("type"); w.string("join")
+            if let room = join.room { w.key("room"); w.string(room) }
+            if let pairs = join.pairs { w.key("pairs"); w.integer(pairs) }
+            if let seconds = join.turnSeconds { w.key("turn_seconds"); w.integer(seconds) }
+            if let milliseconds = join.revealMilliseconds { w.key("reveal_ms"); w.integer(milliseconds) }
+            if let again = join.againOnMatch { w.key("again_on_match"); w.bool(again) }
+        case .flip(let card):
+            w.key("type"); w.string("flip")
+            w.key("card"); w.integer(card)
+        case .say(let text):
+            w.key("type"); w.string("say")
+            w.key("text"); w.string(text)
+        case .watch(let room):
+            w.key("type"); w.string("watch")
+            w.key("room"); w.string(room)
+        case .resume(let token):
+            w.key("type"); w.string("resume")
+            w.key("token"); w.string(token)
+        case .leave: w.key("type"); w.string("leave")
+        case .rematch: w.key("type"); w.string("rematch")
+        case .list: w.key("type"); w.string("list")
+        case .ping: w.key("type"); w.string("ping")
+        case .stats: w.key("type"); w.string("stats")
+        case .help: w.key("type"); w.string("help")
+        case .quit: w.key("type"); w.string("quit")
+        }
+        switch request.id {
+        case nil: break
+        case .integer(let value)?: w.key("id"); w.integer(value)
+        case .string(let value)?: w.key("id"); w.string(value)
+        }
+        w.endObject()
+        var bytes = w.bytes
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes
+    }
+}

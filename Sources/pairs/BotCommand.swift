@@ -1,0 +1,98 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+import PairsClient
+
+/// `pairs bot`: reads the flags, runs a `BotRunner`, and turns how it went into an exit status.
+enum BotCommand {
+    static let usage = """
+    usage: pairs bot [options]
+
+      --host HOST        server to connect to: a name, an IPv4 or an IPv6 address (default localhost)
+      --port N           server port (default 7777)
+      --room ROOM        join ROOM, or create it (default: quick match)
+      --pairs N          pairs on the board if the bot creates the room (2-32; default: the server's)
+      --games N          games to play, then leave and exit (default 0: play until stopped)
+      --strategy NAME    memory (remembers every card it has seen) or random (default memory)
+      --think-ms MS      milliseconds to think before each flip, 0-\(BotConfiguration.maxThinkMilliseconds) (default \(BotConfiguration.standardThinkMilliseconds))
+      --name NAME        the bot's name (default bot-STRATEGY)
+      --seed N           seed the bot's own choices, to repeat a run
+
+    Prints one line per finished game, such as "game 3: bot-memory 5 - 3 ann (won)", then a total.
+    Exits 0 once its games are played, 1 if it cannot connect or loses the server, 2 on a bad option.
+    """
+
+    static func run(_ arguments: [String]) -> Int32 {
+        if arguments.contains("--help") || arguments.contains("-h") {
+            print(usage)
+            return 0
+        }
+        let configuration: BotConfiguration
+        do {
+            configuration = try parse(arguments)
+        } catch {
+            printError("pairs bot: \(error.message)\n\n\(usage)")
+            return 2
+        }
+        signal(SIGPIPE, SIG_IGN)
+        let runner = BotRunner(
+            configuration: configuration,
+            output: { StandardStream.writeLine($0) },
+            diagnostics: { StandardStream.writeErrorLine("pairs bot: \($0)") })
+        var signalSources: [DispatchSourceSignal] = []
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN) // delivered to the source below instead
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+            source.setEventHandler { runner.stop() }
+            source.activate()
+            signalSources.append(source)
+        }
+        runner.start { outcome in
+            if !outcome.records.isEmpty { StandardStream.writeLine(total(outcome.records)) }
+            if let failure = outcome.failure {
+                StandardStream.writeErrorLine("pairs bot: \(failure)")
+                exit(1)
+            }
+            exit(0)
+        }
+        withExtendedLifetime((runner, signalSources)) { dispatchMain() }
+    }
+
+    /// "total: 10 games, 6 won, 3 lost, 1 drawn" (or "1 game").
+    static func total(_ records: [GameRecord]) -> String {
+        let won = records.count { $0.result == .won }
+        let lost = records.count { $0.result == .lost }
+        let drawn = records.count { $0.result == .draw }
+        return "total: \(records.count) game\(records.count == 1 ? "" : "s"), \(won) won, \(lost) lost, \(drawn) drawn"
+    }
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> BotConfiguration {
+        let flags = try Flags(arguments, known: ["host", "port", "room", "pairs", "games", "strategy", "think-ms", "name", "seed"])
+        var strategy = StrategyKind.memory
+        if let name = flags.string("strategy") {
+            guard let kind = StrategyKind(rawValue: name.lowercased()) else {
+                throw UsageError("--strategy must be \(StrategyKind.allCases.map(\.rawValue).joined(separator: " or ")), not '\(name)'")
+            }
+            strategy = kind
+        }
+        var seed: UInt64 = 0
+        if let text = flags.string("seed") {
+            guard let value = UInt64(text) else { throw UsageError("--seed must be a whole number from 0 to \(UInt64.max), not '\(text)'") }
+            seed = value
+        } else {
+            var generator = SystemRandomNumberGenerator()
+            seed = generator.next()
+        }
+        return BotConfiguration(
+            endpoint: try flags.endpoint(),
+            room: try flags.room("room"),
+            pairs: try flags.pairs(),
+            games: try flags.integer("games", in: 0...1_000_000) ?? 0,
+            strategy: strategy,
+            thinkMilliseconds: try flags.integer("think-ms", in: 0...BotConfiguration.maxThinkMilliseconds)
+                ?? BotConfiguration.standardThinkMilliseconds,
+            name: try flags.playerName(),
+            seed: seed)
+    }
+}

@@ -1,0 +1,64 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+import PairsClient
+import PairsWire
+
+/// `pairs play`: reads the flags and hands over to `PlayController`.
+enum PlayCommand {
+    static let usage = """
+    usage: pairs play [options]
+
+      --host HOST     server to connect to: a name, an IPv4 or an IPv6 address (default localhost)
+      --port N        server port (default 7777)
+      --name NAME     your name at the table (default: your login name)
+      --room ROOM     join ROOM, or create it (default: quick match with whoever is waiting)
+      --watch ROOM    watch ROOM instead of playing
+      --pairs N       pairs on the board if you create the room (2-32; default: the server's)
+
+    Type a card number and Enter to flip it; /say TEXT, /rematch, /leave, /quit, /help.
+    On a terminal the board is redrawn in place (NO_COLOR=1 turns the colors off); otherwise
+    one line is printed per event. Exits 1 if it cannot connect, 2 on a bad option.
+    """
+
+    static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
+        if arguments.contains("--help") || arguments.contains("-h") {
+            print(usage)
+            return 0
+        }
+        let options: PlayOptions
+        do {
+            options = try parse(arguments, environment: environment)
+        } catch {
+            printError("pairs play: \(error.message)\n\n\(usage)")
+            return 2
+        }
+        let controller = PlayController(options: options, display: PlayController.standardDisplay(environment: environment))
+        controller.start { status in exit(status) }
+        // The controller's handlers refer to it without owning it; this keeps it for the life of the process.
+        withExtendedLifetime(controller) { dispatchMain() }
+    }
+
+    /// The environment variables `pairs play` looks at.
+    static func environment() -> [String: String] {
+        var values: [String: String] = [:]
+        for name in ["NO_COLOR", "TERM", "USER", "LOGNAME"] {
+            if let value = getenv(name) { values[name] = String(cString: value) }
+        }
+        return values
+    }
+
+    static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> PlayOptions {
+        let flags = try Flags(arguments, known: ["host", "port", "name", "room", "watch", "pairs"])
+        var options = PlayOptions(endpoint: try flags.endpoint())
+        options.room = try flags.room("room")
+        options.watch = try flags.room("watch")
+        if options.room != nil, options.watch != nil { throw UsageError("--room and --watch cannot go together") }
+        options.pairs = try flags.pairs()
+        if options.watch != nil, options.pairs != nil { throw UsageError("--pairs is for playing, not watching") }
+        // The login name makes a better default than the server's "player1", when it is a usable name.
+        options.name = try flags.playerName() ?? (environment["USER"] ?? environment["LOGNAME"]).flatMap { TextCleaner.cleanName($0) }
+        return options
+    }
+}

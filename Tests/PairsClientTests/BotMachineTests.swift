@@ -1,0 +1,266 @@
+import PairsClient
+import PairsRules
+import PairsWire
+import Testing
+
+private func bot(games: Int = 2, strategy: StrategyKind = .memory, room: String? = "kitchen") -> BotMachine {
+    BotMachine(configuration: BotConfiguration(room: room, games: games, strategy: strategy, thinkMilliseconds: 0, name: "robo", seed: 5))
+}
+
+/// The requests among `actions`.
+private func sent(_ actions: [BotAction]) -> [ClientMessage] {
+    actions.compactMap { if case .send(let message) = $0 { message } else { nil } }
+}
+
+/// A bot seated in seat 0 of room "kitchen" that has seen the first game start on its turn.
+private func seatedBot(games: Int = 2) -> (BotMachine, [BotAction]) {
+    var machine = bot(games: games)
+    _ = machine.handle(.ready)
+    _ = machine.handle(.sent(.join(JoinRequest(room: "kitchen")), id: .integer(1)))
+    _ = machine.handle(.message(.joined(Joined(room: "kitchen", seat: .first, token: "t", id: .integer(1)))))
+    let actions = machine.handle(.message(stateMessage(makeState(seq: 3))))
+    return (machine, actions)
+}
+
+@Test("a bot joins the room it was given as soon as the server greets it")
+func botJoinsOnReady() {
+    var machine = bot()
+    #expect(machine.handle(.ready) == [.send(.join(JoinRequest(room: "kitchen")))])
+    var quick = bot(room: nil)
+    #expect(quick.handle(.ready) == [.send(.join(JoinRequest()))])
+}
+
+@Test("on its turn a bot thinks first, then flips, and flips nothing for a thought about an old state")
+func botThinksThenFlips() {
+    var (machine, actions) = seatedBot()
+    #expect(actions == [.think(aboutState: 3)])
+    #expect(machine.handle(.thoughtElapsed(aboutState: 2)) == [])
+    let flip = machine.handle(.thoughtElapsed(aboutState: 3))
+    #expect(sent(flip).count == 1)
+    guard case .flip(let card)? = sent(flip).first else { Issue.record("expected a flip, got \(flip)"); return }
+    #expect((0..<6).contains(card))
+    #expect(machine.isAwaitingFlip)
+}
+
+@Test("a bot keeps one flip in flight: states that are not its answer start no new thinking")
+func botWaitsForTheAnswerToItsFlip() {
+    var (machine, _) = seatedBot()
+    let flip = machine.handle(.thoughtElapsed(aboutState: 3))
+    guard case .flip(let card)? = sent(flip).first else { Issue.record("no flip"); return }
+    _ = machine.handle(.sent(.flip(card: card), id: .integer(2)))
+    // The opponent's connection drops: still the bot's turn, but its flip is on the way.
+    #expect(machine.handle(.message(stateMessage(makeState(seq: 4, event: .disconnect(.second))))) == [])
+    // The answer: the card is up, and the bot thinks about its second card.
+    var cards: [CardView] = Array(repeating: .down, count: 6)
+    cards[card] = .up(face: "ant")
+    let answer = machine.handle(.message(stateMessage(makeState(seq: 5, cards: cards, event: .flip(.first, card: card)), id: .integer(2))))
+    #expect(answer == [.think(aboutState: 5)])
+    #expect(!machine.isAwaitingFlip)
+}
+
+@Test("a bot does nothing while it is the opponent's turn")
+func botWaitsForItsTurn() {
+    var (machine, _) = seatedBot()
+    #expect(machine.handle(.message(stateMessage(makeState(seq: 4, turn: .second, event: .hide(cards: CardPair(0, 1)))))) == [])
+    #expect(machine.handle(.thoughtElapsed(aboutState: 3)) == [])
+}
+
+@Test("a refused flip is thought about again, and too many refusals in a row end the run")
+func botRetriesRefusedFlipsBoundedly() {
+    var (machine, _) = seatedBot()
+    var id: Int64 = 10
+    for attempt in 1...BotMachine.maxConsecutiveRefusals {
+        let flip = machine.handle(.thoughtElapsed(aboutState: 3))
+        guard let message = sent(flip).first else { Issue.record("no flip on attempt \(attempt)"); return }
+        _ = machine.handle(.sent(message, id: .integer(id)))
+        let answer = machine.handle(.message(.error(RequestError(.rateLimited, "slow down", id: .integer(id)))))
+        id += 1
+        if attempt < BotMachine.maxConsecutiveRefusals {
+            #expect(answer == [.think(aboutState: 3)])
+        } else {
+            #expect(answer.contains(.send(.leave)))
+            guard case .finish(.failed(let reason))? = answer.last else { Issue.record("expected a failure, got \(answer)"); return }
+            #expect(reason.contains("slow down"))
+        }
+    }
+    #expect(machine.isFinished)
+    #expect(machine.handle(.message(stateMessage(makeState(seq: 9)))) == [])
+}
+
+@Test("a finished game is reported once, then a rematch is asked for until the games are played")
+func botReportsGamesAndAsksForRematches() {
+    var (machine, _) = seatedBot(games: 2)
+    let cleared: [CardView] = [.matched(face: "ant", by: .first), .matched(face: "ant", by: .first),
+                               .matched(face: "bee", by: .second), .matched(face: "bee", by: .second),
+                               .matched(face: "cat", by: .first), .matched(face: "cat", by: .first)]
+    let over = makeState(seq: 20, phase: .over, cards: cleared, scores: [2, 1], turn: nil, outcome: .win(.first),
+                         series: SeriesTally(wins: [1, 0]), event: .over(.first, cards: CardPair(4, 5)))
+    let first = machine.handle(.message(stateMessage(over)))
+    #expect(first == [
+        .report(GameRecord(number: 1, game: 1, name: "ann", score: 2, opponentName: "bob", opponentScore: 1, result: .won)),
+        .send(.rematch),
+    ])
+    // The opponent's rematch request is another state of the same finished game: no second report.
+    var rematch = over
+    rematch.seq = 21
+    rematch.event = .rematch(.second)
+    #expect(machine.handle(.message(stateMessage(rematch))) == [])
+
+    let second = makeState(game: 2, seq: 30, phase: .over, cards: cleared, scores: [1, 2], turn: nil, outcome: .win(.second),
+                           event: .over(.second, cards: CardPair(0, 1)))
+    let last = machine.handle(.message(stateMessage(second)))
+    #expect(last.count == 3)
+    #expect(last.dropFirst() == [.send(.leave), .finish(.done)])
+    #expect(machine.gamesPlayed == 2)
+}
+
+@Test("a rematch lost with the connection is asked for again once the bot is back")
+func botAsksForRematchAgainAfterReconnecting() {
+    var (machine, _) = seatedBot(games: 3)
+    let over = makeState(seq: 20, phase: .over, scores: [1, 2], turn: nil, outcome: .win(.second), event: .over(.second, cards: CardPair(0, 1)))
+    #expect(sent(machine.handle(.message(stateMessage(over)))) == [.rematch])
+    _ = machine.handle(.sent(.rematch, id: nil)) // the connection was already gone
+    _ = machine.handle(.connectionLost)
+    _ = machine.handle(.message(.joined(Joined(room: "kitchen", seat: .first, token: "t2"))))
+    var back = over
+    back.seq = 21
+    back.event = .reconnect(.first)
+    #expect(sent(machine.handle(.message(stateMessage(back)))) == [.rematch])
+}
+
+@Test("a bot that cannot join says why and stops")
+func botStopsWhenItCannotJoin() {
+    var machine = bot()
+    _ = machine.handle(.ready)
+    _ = machine.handle(.sent(.join(JoinRequest(room: "kitchen")), id: .integer(1)))
+    let actions = machine.handle(.message(.error(RequestError(.roomFull, "room kitchen is full; you can watch it", id: .integer(1)))))
+    #expect(actions == [.finish(.failed("cannot join: room kitchen is full; you can watch it"))])
+}
+
+@Test("a bot whose seat is gone after a reconnect joins again")
+func botRejoinsAfterLosingItsSeat() {
+    var (machine, _) = seatedBot()
+    _ = machine.handle(.connectionLost)
+    #expect(machine.handle(.seatLost) == [.send(.join(JoinRequest(room: "kitchen")))])
+    #expect(machine.seat == nil)
+}
+
+/// Two bot machines at one table, with the real rules in between and no sockets: every request is
+/// applied to a `Match` the way the server would, and every state goes to both bots.
+private struct Table {
+    var match = Match(options: GameOptions(pairs: 4, turnSeconds: 0, revealMilliseconds: 0, againOnMatch: true),
+                      graceMilliseconds: 60_000, seed: 99)
+    var bots: [BotMachine]
+    var seats: [Seat?] = [nil, nil]
+    var records: [[GameRecord]] = [[], []]
+    var finished: [BotFinish?] = [nil, nil]
+    var inbox: [(bot: Int, input: BotInput)] = []
+    var nextID: Int64 = 1
+    var now = Moment(milliseconds: 0)
+
+    init(games: Int, strategies: [StrategyKind]) {
+        bots = strategies.enumerated().map { index, strategy in
+            BotMachine(configuration: BotConfiguration(room: "table", games: games, strategy: strategy, thinkMilliseconds: 0,
+                                                       name: "bot\(index)", seed: UInt64(index + 1)))
+        }
+    }
+
+    mutating func run(maxSteps: Int) -> Int {
+        inbox = [(0, .ready), (1, .ready)]
+        var steps = 0
+        while !inbox.isEmpty, steps < maxSteps {
+            let (index, input) = inbox.removeFirst()
+            steps += 1
+            for action in bots[index].handle(input) { perform(action, of: index) }
+        }
+        return steps
+    }
+
+    private mutating func perform(_ action: BotAction, of index: Int) {
+        switch action {
+        case .think(let seq): inbox.append((index, .thoughtElapsed(aboutState: seq)))
+        case .report(let record): records[index].append(record)
+        case .finish(let finish): finished[index] = finish
+        case .send(let message):
+            let id = RequestID.integer(nextID)
+            nextID += 1
+            inbox.append((index, .sent(message, id: id)))
+            apply(message, id: id, from: index)
+        }
+    }
+
+    private mutating func apply(_ message: ClientMessage, id: RequestID, from index: Int) {
+        now = now.adding(milliseconds: 10)
+        do throws(MoveError) {
+            switch message {
+            case .join:
+                let (seat, states) = try match.join(name: "bot\(index)", at: now)
+                seats[index] = seat
+                inbox.append((index, .message(.joined(Joined(room: "table", seat: seat, token: "t\(index)", id: id)))))
+                broadcast(states, id: id)
+            case .flip(let card):
+                guard let seat = seats[index] else { return }
+                broadcast(try match.flip(card: card, by: seat, at: now), id: id)
+            case .rematch:
+                guard let seat = seats[index] else { return }
+                broadcast(try match.requestRematch(by: seat, at: now), id: id)
+            case .leave:
+                guard let seat = seats[index] else { return }
+                seats[index] = nil
+                broadcast(try match.leave(seat: seat, at: now), id: id)
+            default:
+                break
+            }
+        } catch {
+            inbox.append((index, .message(.error(RequestError(.badCard, error.description, id: id)))))
+        }
+    }
+
+    private mutating func broadcast(_ states: [PublicState], id: RequestID) {
+        for state in states {
+            for index in bots.indices where seats[index] != nil {
+                inbox.append((index, .message(.state(StateMessage(room: "table", spectators: 0, state: state, id: id)))))
+            }
+        }
+    }
+}
+
+@Test("two bots play a series to the end against the real rules, and every game adds up",
+      arguments: [[StrategyKind.memory, .memory], [.memory, .random], [.random, .random]])
+func botsPlayASeriesAgainstTheRules(strategies: [StrategyKind]) {
+    var table = Table(games: 10, strategies: strategies)
+    let steps = table.run(maxSteps: 100_000)
+    #expect(steps < 100_000, "the table never went quiet")
+    #expect(table.finished == [.done, .done])
+    #expect(table.records[0].count == 10)
+    #expect(table.records[1].count == 10)
+    for (mine, theirs) in zip(table.records[0], table.records[1]) {
+        #expect(mine.score + mine.opponentScore == 4)
+        #expect(mine.score == theirs.opponentScore)
+        #expect(mine.game == theirs.game)
+        switch mine.result {
+        case .won: #expect(theirs.result == .lost)
+        case .lost: #expect(theirs.result == .won)
+        case .draw: #expect(theirs.result == .draw)
+        }
+    }
+}
+
+@Test("a memory bot beats a random one over a long series")
+func memoryBeatsRandom() {
+    var table = Table(games: 60, strategies: [.memory, .random])
+    _ = table.run(maxSteps: 1_000_000)
+    let wins = table.records[0].count { $0.result == .won }
+    let losses = table.records[0].count { $0.result == .lost }
+    #expect(table.records[0].count == 60)
+    #expect(wins > losses * 2, "memory won \(wins) and lost \(losses)")
+}
+
+@Test("a game's line says who played, the score and the result, and names a forfeit")
+func gameRecordLines() {
+    let won = GameRecord(number: 3, game: 7, name: "bot-memory", score: 5, opponentName: "ann", opponentScore: 3, result: .won)
+    #expect(won.description == "game 3: bot-memory 5 - 3 ann (won)")
+    let forfeit = GameRecord(number: 4, game: 8, name: "bot-memory", score: 1, opponentName: "ann", opponentScore: 2,
+                             result: .won, forfeitedBy: "ann")
+    #expect(forfeit.description == "game 4: bot-memory 1 - 2 ann (won, ann forfeited)")
+}

@@ -1,0 +1,90 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import PairsServer
+import Testing
+
+@Test("two pairs bot processes play 100 full games against a server: every game ends and the scores add up",
+      .timeLimit(.minutes(3)))
+func botsPlayAHundredGames() async throws {
+    let pairs = try Tools.pairs()
+    let server = try startServer(pairs: 2, revealMilliseconds: 0, seed: nil)
+    defer { server.stop() }
+    let common = ["--host", "127.0.0.1", "--port", String(server.port), "--room", "hundred", "--games", "100", "--think-ms", "0"]
+    let alpha = try Subprocess(pairs, ["bot"] + common + ["--name", "alpha", "--strategy", "memory", "--seed", "1"])
+    defer { alpha.terminate() }
+    let beta = try Subprocess(pairs, ["bot"] + common + ["--name", "beta", "--strategy", "random", "--seed", "2"])
+    defer { beta.terminate() }
+
+    #expect(try await alpha.waitForExit(timeout: .seconds(150)) == 0, "alpha: \(alpha.errorText)")
+    #expect(try await beta.waitForExit(timeout: .seconds(30)) == 0, "beta: \(beta.errorText)")
+
+    let alphaGames = alpha.lines.compactMap(GameLine.init)
+    let betaGames = beta.lines.compactMap(GameLine.init)
+    #expect(alphaGames.count == 100)
+    #expect(betaGames.count == 100)
+    #expect(alphaGames.map(\.number) == Array(1...100))
+    for (mine, theirs) in zip(alphaGames, betaGames) {
+        #expect(mine.score + mine.opponentScore == 2, "\(mine)")
+        #expect(mine.score == theirs.opponentScore && mine.opponentScore == theirs.score)
+        #expect(mine.name == "alpha" && mine.opponent == "beta")
+        let expected = ["won": "lost", "lost": "won", "draw": "draw"][mine.result]
+        #expect(theirs.result == expected, "\(mine) against \(theirs)")
+    }
+    #expect(alpha.lines.last?.hasPrefix("total: 100 games") == true)
+    // Even without thinking, the bots keep under the server's rate limit.
+    #expect(!alpha.errorText.contains("rate limiting") && !beta.errorText.contains("rate limiting"))
+    #expect(server.statistics().gamesFinished == 100)
+}
+
+@Test("pairs bot exits 1 with a clear message when nothing listens on the port")
+func botCannotConnect() async throws {
+    let (socket, port) = try refusingPort()
+    defer { close(socket) }
+    let bot = try Subprocess(try Tools.pairs(), ["bot", "--host", "127.0.0.1", "--port", String(port), "--games", "1"])
+    defer { bot.terminate() }
+    #expect(try await bot.waitForExit() == 1)
+    #expect(bot.errorText == "pairs bot: cannot connect to 127.0.0.1:\(port): connection refused (is the server running, on that port?)\n")
+    #expect(bot.lines.isEmpty)
+}
+
+@Test("pairs play exits 1 with a clear message when nothing listens on the port")
+func playCannotConnect() async throws {
+    let (socket, port) = try refusingPort()
+    defer { close(socket) }
+    let play = try Subprocess(try Tools.pairs(), ["play", "--host", "127.0.0.1", "--port", String(port)])
+    defer { play.terminate() }
+    #expect(try await play.waitForExit() == 1)
+    #expect(play.errorText == "pairs play: cannot connect to 127.0.0.1:\(port): connection refused (is the server running, on that port?)\n")
+}
+
+@Test("bad options are refused with a message and exit status 2, before anything connects",
+      arguments: [
+          (["bot", "--strategy", "psychic"], "--strategy must be memory or random, not 'psychic'"),
+          (["bot", "--games", "-1"], "--games must be a whole number from 0 to 1000000, not '-1'"),
+          (["bot", "--think-ms", "soon"], "--think-ms must be a whole number from 0 to 10000, not 'soon'"),
+          (["bot", "--room", "no way"], "--room must be 1-32 letters, digits, - or _, not 'no way'"),
+          (["bot", "--colour", "red"], "unknown option --colour"),
+          (["play", "--port", "99999"], "--port must be a whole number from 1 to 65535, not '99999'"),
+          (["play", "--room", "a", "--watch", "b"], "--room and --watch cannot go together"),
+          (["play", "--name", "\u{1B}"], "--name needs at least one printable character"),
+          (["play", "kitchen"], "unexpected argument 'kitchen'"),
+      ])
+func badOptions(arguments: [String], message: String) async throws {
+    let process = try Subprocess(try Tools.pairs(), arguments)
+    defer { process.terminate() }
+    #expect(try await process.waitForExit() == 2)
+    #expect(process.errorText.hasPrefix("pairs \(arguments[0]): \(message)\n"), "\(process.errorText)")
+    #expect(process.errorText.contains("usage: pairs \(arguments[0])"))
+}
+
+@Test("--help describes each command's options and exits 0", arguments: ["play", "bot"])
+func helpForCommands(command: String) async throws {
+    let process = try Subprocess(try Tools.pairs(), [command, "--help"])
+    defer { process.terminate() }
+    #expect(try await process.waitForExit() == 0)
+    let help = process.lines.joined(separator: "\n")
+    #expect(help.hasPrefix("usage: pairs \(command)"))
+    for flag in ["--host", "--port", "--room", "--name"] { #expect(help.contains(flag)) }
+}

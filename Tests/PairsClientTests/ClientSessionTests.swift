@@ -1,0 +1,137 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+import PairsRules
+import PairsServer
+import PairsWire
+@testable import PairsClient
+import Testing
+
+/// A session to the server on `port` with its events in a log; `start()` is called.
+private func session(to port: Int, name: String, policy: ReconnectPolicy = ReconnectPolicy(windowMilliseconds: 10_000, firstDelayMilliseconds: 50))
+    -> (ClientSession, EventLog<SessionEvent>) {
+    let queue = DispatchQueue(label: "test.session.\(name)")
+    let session = ClientSession(endpoint: ServerEndpoint(host: "127.0.0.1", port: port), name: name, queue: queue,
+                                reconnectPolicy: policy)
+    let log = EventLog<SessionEvent>()
+    queue.sync {
+        session.onEvent = { log.append($0) }
+        session.start()
+    }
+    return (session, log)
+}
+
+private func joined(_ event: SessionEvent) -> Joined? {
+    if case .message(.joined(let joined)) = event { joined } else { nil }
+}
+
+private func state(_ event: SessionEvent) -> PublicState? {
+    if case .message(.state(let message)) = event { message.state } else { nil }
+}
+
+@Test("after a dropped connection the session reconnects, takes its seat back, and the game goes on")
+func sessionResumesAfterADrop() async throws {
+    let server = try startServer()
+    defer { server.stop() }
+    let (ann, annLog) = try await seatedPlayer(server, "ann")
+    let (_, bobLog) = try await seatedPlayer(server, "bob")
+    _ = try await bobLog.waitFor("the game to start") { state($0).flatMap { $0.phase == .playing ? true : nil } }
+    let seat = ann.queue.sync { ann.seat }
+    let before = annLog.all.count
+
+    ann.queue.sync { ann.simulateNetworkFailure() }
+
+    _ = try await annLog.waitFor("the drop", from: before) { if case .connectionLost = $0 { true } else { nil } }
+    _ = try await annLog.waitFor("reconnection", from: before) { if case .reconnected = $0 { true } else { nil } }
+    let back = try await annLog.waitFor("the seat back", from: before) { joined($0) }
+    #expect(back.seat == seat)
+    #expect(back.room == "kitchen")
+    let resumed = try await bobLog.waitFor("ann's return") { event -> PublicState? in
+        guard let state = state(event), case .reconnect = state.event else { return nil }
+        return state
+    }
+    #expect(resumed.players[seat!.index]?.name == "ann")
+    #expect(resumed.players[seat!.index]?.connected == true)
+    // The new connection works: ann can play on it.
+    if resumed.turn == seat {
+        let id = ann.queue.sync { ann.send(.flip(card: 0)) }
+        #expect(id != nil)
+        _ = try await annLog.waitFor("the flip") { event -> Bool? in
+            guard case .message(.state(let message)) = event, message.id == id else { return nil }
+            return true
+        }
+    }
+    ann.queue.sync { ann.close() }
+}
+
+@Test("when the server has given the seat away, the session says the seat is lost and stays connected")
+func sessionReportsALostSeat() async throws {
+    // With no grace period the seat is forfeited the moment the connection drops.
+    let server = try startServer(graceSeconds: 0)
+    defer { server.stop() }
+    let (ann, annLog) = try await seatedPlayer(server, "ann")
+    let (_, bobLog) = try await seatedPlayer(server, "bob")
+    _ = try await bobLog.waitFor("the game to start") { state($0).flatMap { $0.phase == .playing ? true : nil } }
+    ann.queue.sync { ann.simulateNetworkFailure() }
+    let refusal = try await annLog.waitFor("the refusal") { event -> RequestError? in
+        if case .seatLost(let error) = event { error } else { nil }
+    }
+    #expect(refusal.code == .badToken)
+    #expect(ann.queue.sync { ann.isConnected && ann.seat == nil && ann.token == nil })
+    ann.queue.sync { ann.close() }
+}
+
+@Test("when the server is gone for good the session gives up once the window closes, and says why")
+func sessionGivesUp() async throws {
+    let server = try startServer()
+    let (ann, annLog) = try await seatedPlayer(server, "ann", policy: ReconnectPolicy(windowMilliseconds: 600, firstDelayMilliseconds: 50))
+    ann.queue.sync { ann.simulateNetworkFailure() }
+    server.stop()
+    let end = try await annLog.waitFor("the end") { event -> SessionEnd? in if case .ended(let end) = event { end } else { nil } }
+    guard case .gaveUp(let reason) = end else { Issue.record("expected to give up, got \(end)"); return }
+    #expect(reason.contains("refused"))
+    let attempts = annLog.all.compactMap { event -> Int? in if case .reconnecting(let attempt, _) = event { attempt } else { nil } }
+    #expect(attempts.count >= 2)
+    #expect(attempts == Array(1...attempts.count))
+}
+
+@Test("a goodbye from a server shutting down ends the session without retrying")
+func sessionEndsOnShutdown() async throws {
+    let server = try startServer()
+    let (_, log) = try await seatedPlayer(server, "ann")
+    server.stop()
+    let end = try await log.waitFor("the end") { event -> SessionEnd? in if case .ended(let end) = event { end } else { nil } }
+    #expect(end == .bye(.shutdown))
+    #expect(!log.all.contains { if case .reconnecting = $0 { true } else { false } })
+}
+
+@Test("a session that cannot connect at all ends at once with the connection error")
+func sessionCannotConnect() async throws {
+    let (socket, port) = try refusingPort()
+    defer { close(socket) }
+    let (_, log) = session(to: port, name: "ann")
+    let end = try await log.waitFor("the end") { event -> SessionEnd? in if case .ended(let end) = event { end } else { nil } }
+    guard case .cannotConnect(.cannotConnect) = end else { Issue.record("got \(end)"); return }
+}
+
+@Test("reconnect delays start short, double, stop at the maximum, and stop altogether when the window closes")
+func reconnectBackoff() {
+    let policy = ReconnectPolicy(windowMilliseconds: 60_000, firstDelayMilliseconds: 250, maxDelayMilliseconds: 5_000)
+    let delays = (1...8).map { policy.delay(beforeAttempt: $0, elapsedMilliseconds: 0) }
+    #expect(delays == [250, 500, 1_000, 2_000, 4_000, 5_000, 5_000, 5_000])
+    #expect(policy.delay(beforeAttempt: 3, elapsedMilliseconds: 59_500) == nil)
+    #expect(policy.delay(beforeAttempt: 1, elapsedMilliseconds: 59_000) == 250)
+    #expect(ReconnectPolicy.never.delay(beforeAttempt: 1, elapsedMilliseconds: 0) == nil)
+}
+
+/// A session seated in room "kitchen".
+private func seatedPlayer(_ server: Server, _ name: String,
+                          policy: ReconnectPolicy = ReconnectPolicy(windowMilliseconds: 10_000, firstDelayMilliseconds: 50)) async throws
+    -> (ClientSession, EventLog<SessionEvent>) {
+    let (player, log) = session(to: server.port, name: name, policy: policy)
+    _ = try await log.waitFor("\(name) to be greeted") { if case .ready = $0 { true } else { nil } }
+    player.queue.sync { _ = player.send(.join(JoinRequest(room: "kitchen"))) }
+    _ = try await log.waitFor("\(name) to sit down") { joined($0) }
+    return (player, log)
+}

@@ -1,0 +1,152 @@
+import PairsClient
+import PairsRules
+import PairsWire
+import Testing
+
+/// A model for ann in seat 0 of room kitchen, after `states`.
+private func model(after states: [PublicState], seat: Seat? = .first, at now: Moment = Moment(milliseconds: 0)) -> (PlayModel, [TranscriptLine]) {
+    var model = PlayModel(endpoint: ServerEndpoint(host: "localhost", port: 7777))
+    var lines = model.apply(.ready(Welcome(server: "pairs test", session: "c1", hint: "")), at: now)
+    lines += model.apply(.message(.joined(Joined(room: "kitchen", seat: seat, token: seat == nil ? nil : "t"))), at: now)
+    for state in states { lines += model.apply(.message(stateMessage(state)), at: now) }
+    return (model, lines)
+}
+
+@Test("every move is told in words, with 'you' for the player and names for the others")
+func movesAreToldInWords() {
+    var cards: [CardView] = Array(repeating: .down, count: 6)
+    cards[7 % 6] = .up(face: "cat")
+    let flip = makeState(seq: 4, cards: cards, turn: .second, event: .flip(.second, card: 1))
+    var both = cards
+    both[3] = .up(face: "dog")
+    let mismatch = makeState(seq: 5, phase: .reveal, cards: both, turn: .second, event: .mismatch(.second, cards: CardPair(1, 3)))
+    let hide = makeState(seq: 6, turn: .first, event: .hide(cards: CardPair(1, 3)))
+    var taken = Array(repeating: CardView.down, count: 6)
+    taken[0] = .matched(face: "ant", by: .first)
+    taken[5] = .matched(face: "ant", by: .first)
+    let match = makeState(seq: 7, cards: taken, scores: [1, 0], turn: .first, event: .match(.first, cards: CardPair(0, 5)))
+    let (_, lines) = model(after: [makeState(seq: 3), flip, mismatch, hide, match])
+    #expect(lines.map(\.description) == [
+        "connected to localhost:7777 (pairs test)",
+        "game 1 started: you go first",
+        "your turn",
+        "bob flipped 1: cat",
+        "bob flipped 3: dog",
+        "no match (cat and dog)",
+        "cards 1 and 3 turned back",
+        "your turn",
+        "you flipped 5: ant",
+        "you found a pair (ant)",
+        "your turn",
+    ])
+}
+
+@Test("the end of a game says who won by how much, the series, and what to type next")
+func gameOverIsTold() {
+    let over = makeState(seq: 20, phase: .over, cards: [.matched(face: "ant", by: .second), .matched(face: "ant", by: .second)],
+                         scores: [0, 1], turn: nil, outcome: .win(.second), series: SeriesTally(wins: [0, 1]),
+                         event: .over(.second, cards: CardPair(0, 1)))
+    let (model, lines) = model(after: [over])
+    #expect(lines.map(\.description).suffix(5) == [
+        "bob flipped 1: ant",
+        "bob found the last pair (ant)",
+        "game over: bob wins 1 to 0",
+        "series: ann 0, bob 1, draws 0",
+        "type /rematch to play again, /leave or /quit",
+    ])
+    #expect(model.notice == ["type /rematch to play again, /leave or /quit"])
+}
+
+@Test("players coming, going, dropping and asking for rematches are told, a leaver by the name they had")
+func comingsAndGoings() {
+    let started = makeState(seq: 3)
+    let away = makeState(seq: 4, event: .disconnect(.second))
+    let back = makeState(seq: 5, event: .reconnect(.second))
+    let forfeit = makeState(seq: 6, phase: .over, turn: nil, outcome: .win(.first), event: .forfeit(.second))
+    let left = makeState(seq: 7, phase: .waiting, names: ["ann", nil], turn: nil, event: .leave(.second))
+    let (_, lines) = model(after: [started, away, back, forfeit, left])
+    let told = lines.map(\.description)
+    #expect(told.contains("bob lost the connection; the seat is kept for a while"))
+    #expect(told.contains("bob is back"))
+    #expect(told.contains("bob forfeited the game"))
+    #expect(told.contains("game over: you win by forfeit, 0 to 0"))
+    #expect(told.contains("bob left"))
+    #expect(told.last == "waiting for a new opponent to join room kitchen")
+}
+
+@Test("server errors and chat are shown in words, never as JSON")
+func errorsAndChat() {
+    var (model, _) = model(after: [makeState(seq: 3)])
+    let error = model.apply(.message(.error(RequestError(.notYourTurn, "it is not your turn", id: .integer(4)))), at: Moment(milliseconds: 0))
+    #expect(error.map(\.description) == ["error: it is not your turn"])
+    #expect(model.notice == ["it is not your turn"] && model.noticeIsError)
+    let full = model.apply(.message(.error(RequestError(.roomFull, "room kitchen is full; you can watch it"))), at: Moment(milliseconds: 0))
+    #expect(full.map(\.text) == ["room kitchen is full; you can watch it (/watch ROOM)"])
+    let chat = model.apply(.message(.chat(ChatMessage(room: "kitchen", from: "bob", seat: .second, text: "good luck"))), at: Moment(milliseconds: 0))
+    #expect(chat.map(\.description) == ["bob says: good luck"])
+    #expect(model.chat.last?.text == "good luck")
+    let odd = model.apply(.unreadableLine(reason: "unknown message type: news"), at: Moment(milliseconds: 0))
+    #expect(odd.map(\.description) == ["error: could not read a message from the server (unknown message type: news)"])
+}
+
+@Test("a flip the rules would refuse is refused before it is sent, saying why")
+func flipsAreCheckedLocally() {
+    var cards: [CardView] = Array(repeating: .down, count: 6)
+    cards[1] = .up(face: "cat")
+    cards[2] = .matched(face: "dog", by: .second)
+    let (mine, _) = model(after: [makeState(seq: 4, cards: cards)])
+    #expect(mine.refusal(toFlip: 0) == nil)
+    #expect(mine.refusal(toFlip: 1) == "card 1 is already face up (cat)")
+    #expect(mine.refusal(toFlip: 2) == "card 2 is already taken (dog)")
+    #expect(mine.refusal(toFlip: 6) == "there is no card 6: the cards are 0 to 5")
+    let (theirs, _) = model(after: [makeState(seq: 4, turn: .second)])
+    #expect(theirs.refusal(toFlip: 0) == "it is bob's turn")
+    let (over, _) = model(after: [makeState(seq: 9, phase: .over, turn: nil, outcome: .draw)])
+    #expect(over.refusal(toFlip: 0) == "the game is over: type /rematch to play again")
+    let (watching, _) = model(after: [makeState(seq: 4)], seat: nil)
+    #expect(watching.refusal(toFlip: 0) == "you are watching: spectators cannot flip")
+    #expect(PlayModel(endpoint: ServerEndpoint()).refusal(toFlip: 0) == "you are not in a room: type /join [ROOM] first")
+}
+
+@Test("the turn clock counts down locally from the server's figure and stops at zero")
+func turnClockCountsDown() {
+    let (model, _) = model(after: [makeState(seq: 3, turnMillisecondsLeft: 30_000)], at: Moment(milliseconds: 1_000))
+    #expect(model.turnMillisecondsLeft(at: Moment(milliseconds: 1_000)) == 30_000)
+    #expect(model.turnMillisecondsLeft(at: Moment(milliseconds: 13_500)) == 17_500)
+    #expect(model.turnMillisecondsLeft(at: Moment(milliseconds: 99_000)) == 0)
+}
+
+@Test("a dropped connection, the reconnection and the seat coming back are each said once")
+func reconnectionIsTold() {
+    var (model, _) = model(after: [makeState(seq: 3)])
+    let now = Moment(milliseconds: 0)
+    var lines = model.apply(.connectionLost(.endOfStream), at: now)
+    lines += model.apply(.reconnecting(attempt: 1, delayMilliseconds: 250), at: now)
+    #expect(model.link == .reconnecting(attempt: 1))
+    lines += model.apply(.reconnected, at: now)
+    lines += model.apply(.message(.joined(Joined(room: "kitchen", seat: .first, token: "t2"))), at: now)
+    #expect(lines.map(\.description) == [
+        "connection lost: the server closed the connection; reconnecting",
+        "reconnected",
+        "back in room kitchen",
+    ])
+    #expect(model.link == .connected)
+    let lost = model.apply(.seatLost(RequestError(.badToken, "that token is unknown, expired or already used")), at: now)
+    #expect(lost.map(\.description) == ["error: could not get your seat back: that token is unknown, expired or already used",
+                                        "type /join kitchen to play again, or /quit"])
+    #expect(model.room == nil && model.seat == nil)
+}
+
+@Test("plain output adds a one-line board when the turn comes to the player")
+func plainOutputShowsTheBoardOnYourTurn() {
+    var cards: [CardView] = Array(repeating: .down, count: 6)
+    cards[2] = .matched(face: "cat", by: .first)
+    cards[4] = .matched(face: "cat", by: .first)
+    cards[5] = .up(face: "dog")
+    var (model, _) = model(after: [makeState(seq: 3)])
+    let state = makeState(seq: 8, cards: cards, event: .match(.first, cards: CardPair(2, 4)))
+    let lines = model.apply(.message(stateMessage(state)), at: Moment(milliseconds: 0))
+    #expect(PlainTranscript.render(lines, model: model) == [
+        "you flipped 4: cat", "you found a pair (cat)", "your turn", "board: 0 1 2=cat¹ 3 4=cat¹ 5=[dog]",
+    ])
+}

@@ -1,0 +1,65 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+
+@Test("the Python bot plays full games against pairs bot, and both report the same games",
+      .timeLimit(.minutes(2)), arguments: ["memory", "random"])
+func pythonBotPlaysPairsBot(strategy: String) async throws {
+    let python = try Tools.external("python3")
+    let script = Tools.clientsDirectory.appendingPathComponent("python/pairs_bot.py")
+    let server = try startServer(pairs: 3, revealMilliseconds: 0, seed: nil)
+    defer { server.stop() }
+    let room = "python-\(strategy)"
+    let common = ["--host", "127.0.0.1", "--port", String(server.port), "--room", room, "--games", "6", "--think-ms", "0"]
+    let swiftBot = try Subprocess(try Tools.pairs(), ["bot"] + common + ["--name", "swift", "--seed", "3"])
+    defer { swiftBot.terminate() }
+    let pythonBot = try Subprocess(python, [script.path] + common + ["--strategy", strategy, "--name", "snake", "--seed", "4"])
+    defer { pythonBot.terminate() }
+
+    #expect(try await pythonBot.waitForExit(timeout: .seconds(60)) == 0, "python: \(pythonBot.errorText)")
+    #expect(try await swiftBot.waitForExit(timeout: .seconds(30)) == 0, "swift: \(swiftBot.errorText)")
+    let pythonGames = pythonBot.lines.compactMap(GameLine.init)
+    let swiftGames = swiftBot.lines.compactMap(GameLine.init)
+    #expect(pythonGames.count == 6)
+    #expect(swiftGames.count == 6)
+    for (snake, swift) in zip(pythonGames, swiftGames) {
+        #expect(snake.name == "snake" && snake.opponent == "swift")
+        #expect(snake.score + snake.opponentScore == 3)
+        #expect(snake.score == swift.opponentScore && snake.opponentScore == swift.score)
+    }
+    #expect(pythonBot.lines.last?.hasPrefix("total: 6 games") == true)
+}
+
+@Test("the Python bot exits 1 with a message when it cannot connect")
+func pythonBotCannotConnect() async throws {
+    let python = try Tools.external("python3")
+    let script = Tools.clientsDirectory.appendingPathComponent("python/pairs_bot.py")
+    let (socket, port) = try refusingPort()
+    defer { close(socket) }
+    let bot = try Subprocess(python, [script.path, "--host", "127.0.0.1", "--port", String(port), "--games", "1"])
+    defer { bot.terminate() }
+    #expect(try await bot.waitForExit() == 1)
+    #expect(bot.errorText.hasPrefix("pairs_bot.py: cannot connect to 127.0.0.1:\(port): "))
+}
+
+@Test("the bash example plays a game against pairs bot and prints its result line", .timeLimit(.minutes(1)))
+func bashExamplePlays() async throws {
+    let bash = try Tools.external("bash")
+    let script = Tools.clientsDirectory.appendingPathComponent("bash/pairs_random.sh")
+    let server = try startServer(pairs: 3, revealMilliseconds: 0, seed: 9)
+    defer { server.stop() }
+    let bot = try Subprocess(try Tools.pairs(), ["bot", "--host", "127.0.0.1", "--port", String(server.port), "--room", "shell",
+                                                 "--games", "1", "--think-ms", "0", "--name", "robo"])
+    defer { bot.terminate() }
+    let player = try Subprocess(bash, [script.path, "127.0.0.1", String(server.port), "shell", "shelly"])
+    defer { player.terminate() }
+    #expect(try await player.waitForExit(timeout: .seconds(30)) == 0, "\(player.errorText)")
+    #expect(try await bot.waitForExit(timeout: .seconds(10)) == 0, "\(bot.errorText)")
+    let line = try #require(player.lines.compactMap(GameLine.init).first, "\(player.lines)")
+    let botLine = try #require(bot.lines.compactMap(GameLine.init).first)
+    #expect(line.name == "shelly" && line.opponent == "robo")
+    #expect(line.score + line.opponentScore == 3)
+    #expect(line.score == botLine.opponentScore)
+}

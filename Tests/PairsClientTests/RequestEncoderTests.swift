@@ -1,0 +1,28 @@
+import PairsClient
+import PairsWire
+import Testing
+
+private let everyRequest: [Request] = [
+    Request(id: .integer(1), .hello(name: "ann \"the\" ✨")),
+    Request(.join(JoinRequest())),
+    Request(id: .string("j"), .join(JoinRequest(room: "kitchen", pairs: 6, turnSeconds: 20, revealMilliseconds: 500, againOnMatch: false))),
+    Request(id: .integer(-7), .flip(card: 3)),
+    Request(.leave), Request(.rematch), Request(.say(text: "good game \\o/")), Request(.watch(room: "den")),
+    Request(.list), Request(.resume(token: "a219dbd1e977c759cb3ab758816e2f2c")), Request(.ping), Request(.stats),
+    Request(.help), Request(.quit),
+]
+
+@Test("every request the clients send reads back as the same request through the server's decoder", arguments: everyRequest)
+func requestsRoundTrip(request: Request) throws {
+    let line = RequestEncoder.encode(request)
+    #expect(line.last == UInt8(ascii: "\n"))
+    #expect(line.dropLast().contains(UInt8(ascii: "\n")) == false)
+    let decoded = try RequestDecoder.decode(line: line.dropLast())
+    #expect(decoded == request)
+}
+
+@Test("a hello names the protocol version the client speaks")
+func helloCarriesTheProtocolVersion() {
+    let text = String(decoding: RequestEncoder.encode(Request(.hello(name: "ann"))), as: UTF8.self)
+    #expect(text == #"{"type":"hello","name":"ann","protocol":1}"# + "\n")
+}

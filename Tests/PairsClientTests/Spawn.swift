@@ -1,0 +1,70 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// Starts child processes with `posix_spawn`, with every signal back to its default and none blocked.
+///
+/// Foundation's `Process` on Linux hands a child the signal mask of the thread that starts it, and test
+/// threads block nearly every signal: a child started that way ignores SIGTERM, SIGHUP and Ctrl-C, which
+/// is neither what a person's shell gives `pairs play` nor something a test can clean up after. It also
+/// keeps a descriptor of its own in the child, so a child that daemonizes (tmux) never looks finished.
+enum Spawn {
+    struct Failed: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Starts `executable` with `arguments` and `environment` (added to this process's), its standard
+    /// streams connected to the given descriptors (nil leaves this process's). Returns the pid.
+    static func start(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                      stdin: Int32? = nil, stdout: Int32? = nil, stderr: Int32? = nil) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for (source, target) in [(stdin, Int32(0)), (stdout, 1), (stderr, 2)] {
+            if let source { posix_spawn_file_actions_adddup2(&actions, source, target) }
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in argv + envp { free(pointer) } }
+        var pid: pid_t = 0
+        let status = spawning.withLock { _ in posix_spawn(&pid, executable, &actions, &attributes, argv, envp) }
+        guard status == 0 else { throw Failed(description: "cannot start \(executable): \(String(cString: strerror(status)))") }
+        return pid
+    }
+
+    /// The exit status of `pid` if it has exited (128 + N if killed by signal N), without waiting.
+    static func exitStatus(of pid: pid_t) -> Int32? {
+        var status: Int32 = 0
+        guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+        let signal = status & 0x7F
+        return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+    }
+
+    /// A pipe whose two ends are closed in children (the spawned one gets its end by `dup2`).
+    static func pipe() throws -> (read: Int32, write: Int32) {
+        try spawning.withLock { _ in
+            var ends: [Int32] = [0, 0]
+            guard Glibc.pipe(&ends) == 0 else { throw Failed(description: "pipe: \(String(cString: strerror(errno)))") }
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            return (ends[0], ends[1])
+        }
+    }
+
+    /// Held while a pipe is made and while a child is spawned: a child spawned between `pipe` and
+    /// `fcntl` on another thread would inherit both ends, and the reader would never see the end.
+    private static let spawning = Mutex(())
+}
