@@ -29,7 +29,7 @@ public enum MoveError: Error, Sendable, Hashable, CustomStringConvertible {
             case .playing: "no flip is possible now"
             }
         case .cardOutOfRange(let card, let count):
-            "card \(card) is not on the board (cards are 0...\(count - 1))"
+            "card \(card) is not on the board (cards are 0 to \(count - 1))"
         case .cardNotFaceDown(let card):
             "card \(card) is not face down"
         case .gameNotOver:
