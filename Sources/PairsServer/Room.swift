@@ -23,11 +23,13 @@ final class Room: @unchecked Sendable {
         self.match = match
     }
 
-    /// Calls `body` for everyone who receives the room's states and chat: connected players, then
-    /// spectators. A loop rather than an array, since it runs for every change in every room.
-    func forEachRecipient(_ body: (Connection) -> Void) {
-        for case let connection? in seatConnections { body(connection) }
-        for connection in spectators.values { body(connection) }
+    /// Calls `body` for everyone who receives the room's states and chat: `first` (the connection whose
+    /// request caused them, which is waiting for the answer) before the others, then the other connected
+    /// player, then spectators. A loop rather than an array, since it runs for every change in every room.
+    func forEachRecipient(first: Connection? = nil, _ body: (Connection) -> Void) {
+        if let first { body(first) }
+        for case let connection? in seatConnections where connection !== first { body(connection) }
+        for connection in spectators.values where connection !== first { body(connection) }
     }
 
     /// Nobody sits and nobody watches: the room can go.

@@ -105,7 +105,7 @@ extension Server {
         case .seated(let room, let seat):
             do {
                 let states = try move(&room.match, seat)
-                publish(states, in: room, id: id, at: now)
+                publish(states, in: room, id: id, at: now, requester: connection)
             } catch {
                 refuse(error.code, error.description, id: id, to: connection)
             }

@@ -18,14 +18,17 @@ extension Server {
     /// lobby entry in step with the match.
     ///
     /// Everyone in the room when the change happened receives all of its states, including a player whose
-    /// own `leave` produced them.
-    func publish(_ states: [PublicState], in room: Room, id: RequestID?, at now: Moment) {
+    /// own `leave` produced them. `requester`, the connection whose request caused the change, gets them
+    /// first: on loopback each send runs the receiver's TCP path, and the requester is the one waiting.
+    func publish(_ states: [PublicState], in room: Room, id: RequestID?, at now: Moment, requester: Connection? = nil) {
         guard !states.isEmpty else { return settle(room, at: now) }
         let spectators = room.spectators.count
         let bytes = ServerMessageEncoder.encode(states: states.map {
             StateMessage(room: room.name, spectators: spectators, state: $0, id: id)
         })
-        room.forEachRecipient { deliver(bytes, to: $0, messages: states.count) }
+        room.forEachRecipient(first: requester.flatMap { isMember($0, of: room) ? $0 : nil }) {
+            deliver(bytes, to: $0, messages: states.count)
+        }
         for state in states {
             switch state.event {
             case .leave(let seat):
@@ -44,6 +47,14 @@ extension Server {
             }
         }
         settle(room, at: now)
+    }
+
+    private func isMember(_ connection: Connection, of room: Room) -> Bool {
+        switch connection.place {
+        case .seated(let seated, _): seated === room
+        case .watching(let watched): watched === room
+        case .lobby: false
+        }
     }
 
     /// Removes the room when nobody is left, else keeps its quick-match entry and timer current.
