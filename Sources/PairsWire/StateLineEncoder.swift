@@ -56,9 +56,9 @@ enum StateLineEncoder {
         out.appendDecimal(state.game)
         out.append(#","seq":"#)
         out.appendDecimal(state.seq)
-        out.append(#","phase":""#)
-        out.append(phaseName(state.phase))
-        out.append(#"","rows":"#)
+        out.append(#","phase":"#)
+        out.appendQuoted(state.phase.rawValue)
+        out.append(#","rows":"#)
         out.appendDecimal(state.layout.rows)
         out.append(#","cols":"#)
         out.appendDecimal(state.layout.columns)
@@ -102,10 +102,9 @@ enum StateLineEncoder {
         out.appendDecimal(state.series.wins[1])
         out.append(#"],"draws":"#)
         out.appendDecimal(state.series.draws)
-        out.append(#"},"event":{"kind":""#)
+        out.append(#"},"event":{"kind":"#)
         let event = state.event
-        out.append(eventKind(event))
-        out.append(#"""#)
+        out.appendQuoted(event.kind)
         if let seat = event.seat {
             out.append(#","seat":"#)
             out.appendSeat(seat)
@@ -132,33 +131,6 @@ enum StateLineEncoder {
             break
         }
         out.append("}}\n")
-    }
-
-    private static func phaseName(_ phase: Phase) -> StaticString {
-        switch phase {
-        case .waiting: "waiting"
-        case .playing: "playing"
-        case .reveal: "reveal"
-        case .over: "over"
-        }
-    }
-
-    private static func eventKind(_ event: GameEvent) -> StaticString {
-        switch event {
-        case .join: "join"
-        case .start: "start"
-        case .flip: "flip"
-        case .match: "match"
-        case .mismatch: "mismatch"
-        case .hide: "hide"
-        case .timeout: "timeout"
-        case .over: "over"
-        case .forfeit: "forfeit"
-        case .leave: "leave"
-        case .disconnect: "disconnect"
-        case .reconnect: "reconnect"
-        case .rematch: "rematch"
-        }
     }
 }
 

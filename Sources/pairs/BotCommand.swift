@@ -24,16 +24,10 @@ enum BotCommand {
     """
 
     static func run(_ arguments: [String]) -> Int32 {
-        if arguments.contains("--help") || arguments.contains("-h") {
-            print(usage)
-            return 0
-        }
         let configuration: BotConfiguration
-        do {
-            configuration = try parse(arguments)
-        } catch {
-            printError("pairs bot: \(error.message)\n\n\(usage)")
-            return 2
+        switch invocation(of: "bot", arguments, usage: usage, parse: parse) {
+        case .exit(let status): return status
+        case .run(let parsed): configuration = parsed
         }
         signal(SIGPIPE, SIG_IGN)
         let runner = BotRunner(

@@ -69,3 +69,27 @@ func printError(_ text: String) {
     var line = text.hasSuffix("\n") ? text : text + "\n"
     line.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
 }
+
+/// What a subcommand does with its arguments: run with what they say, or exit at once with a status.
+enum Invocation<Configuration> {
+    case run(Configuration)
+    case exit(Int32)
+}
+
+/// The common start of every subcommand: `--help` prints its usage (exit 0); a bad option prints what is
+/// wrong and the usage (exit 2); anything else is parsed into the subcommand's configuration.
+func invocation<Configuration>(
+    of command: String, _ arguments: [String], usage: String,
+    parse: ([String]) throws(UsageError) -> Configuration
+) -> Invocation<Configuration> {
+    if arguments.contains("--help") || arguments.contains("-h") {
+        print(usage)
+        return .exit(0)
+    }
+    do {
+        return .run(try parse(arguments))
+    } catch {
+        printError("pairs \(command): \(error.message)\n\n\(usage)")
+        return .exit(2)
+    }
+}

@@ -23,16 +23,11 @@ enum PlayCommand {
     """
 
     static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
-        if arguments.contains("--help") || arguments.contains("-h") {
-            print(usage)
-            return 0
-        }
         let options: PlayOptions
-        do {
-            options = try parse(arguments, environment: environment)
-        } catch {
-            printError("pairs play: \(error.message)\n\n\(usage)")
-            return 2
+        let parseWithEnvironment = { (arguments: [String]) throws(UsageError) in try parse(arguments, environment: environment) }
+        switch invocation(of: "play", arguments, usage: usage, parse: parseWithEnvironment) {
+        case .exit(let status): return status
+        case .run(let parsed): options = parsed
         }
         let controller = PlayController(options: options, display: PlayController.standardDisplay(environment: environment))
         controller.start { status in exit(status) }

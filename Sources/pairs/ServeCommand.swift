@@ -27,16 +27,10 @@ enum ServeCommand {
     """
 
     static func run(_ arguments: [String], version: String) -> Int32 {
-        if arguments.contains("--help") || arguments.contains("-h") {
-            print(usage)
-            return 0
-        }
         let configuration: ServerConfiguration
-        do {
-            configuration = try parse(arguments)
-        } catch {
-            printError("pairs serve: \(error.message)\n\n\(usage)")
-            return 2
+        switch invocation(of: "serve", arguments, usage: usage, parse: parse) {
+        case .exit(let status): return status
+        case .run(let parsed): configuration = parsed
         }
         signal(SIGPIPE, SIG_IGN)
         let server = Server(configuration: configuration, version: version)
