@@ -54,12 +54,14 @@ public struct LatencyHistogram: Sendable {
     }
 
     /// The value at `quantile` (0...1): the smallest recorded value such that at least that fraction of the
-    /// values are at or below it, reported as the middle of its bucket (and never outside min...max).
-    /// 0 when empty.
+    /// values are at or below it, reported as the middle of its bucket (and never outside min...max; the
+    /// largest value exactly). 0 when empty.
     public func value(atQuantile quantile: Double) -> UInt64 {
         guard count > 0 else { return 0 }
         let clamped = Swift.min(Swift.max(quantile, 0), 1)
         let rank = Swift.max(1, UInt64((clamped * Double(count)).rounded(.up)))
+        // The last value is known exactly.
+        guard rank < count else { return max }
         var seen: UInt64 = 0
         for (index, bucketCount) in counts.enumerated() where bucketCount > 0 {
             seen += bucketCount

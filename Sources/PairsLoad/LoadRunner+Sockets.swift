@@ -243,7 +243,9 @@ extension LoadRunner {
         let wasLeaving = connection.status == .leaving
         let why = connection.byeReason.map { "bye \($0.rawValue)" } ?? reason
         closeSocket(connection)
-        guard phase == .running, !wasLeaving else { return }
+        // Closed while leaving is the expected end, unless it never had a seat: then the server refused it
+        // (server_full) after its partner's failure had already abandoned the game.
+        guard phase == .running, !wasLeaving || connection.seat == nil else { return }
         if connection.seat == nil {
             statistics.connectionFailures[why, default: 0] += 1
         } else {
