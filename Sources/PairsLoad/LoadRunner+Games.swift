@@ -214,11 +214,7 @@ extension LoadRunner {
         game.status = .abandoned
         statistics.gamesAbandoned += 1
         liveGames -= 1
-        if let flip = game.outstanding {
-            statistics.recordUnfinished(age: now &- flip.intended)
-            game.outstanding = nil
-        }
-        game.planned = nil
+        recordUnfinishedFlips(of: game, now: now)
         game.generation &+= 1
         for index in [2 * game.index, 2 * game.index + 1] {
             let connection = connections[index]

@@ -135,7 +135,12 @@ extension LoadRunner {
         case .joined(let joined):
             receivedJoined(joined, on: connection)
         case .error(let error):
-            statistics.count(error: error.code.rawValue)
+            // Once a connection leaves, refusals of requests that crossed its `leave` (a flip reaching a
+            // game the leave just forfeited) are not the server's errors; only the leave's own count.
+            let answersLeave = connection.leaveID != 0 && error.id == .integer(connection.leaveID)
+            if (phase == .running && connection.status == .open) || answersLeave {
+                statistics.count(error: error.code.rawValue)
+            }
             receivedError(error, on: connection, now: batchTime)
         case .left:
             if connection.status == .leaving { closeSocket(connection) }

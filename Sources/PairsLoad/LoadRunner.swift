@@ -190,10 +190,7 @@ public final class LoadRunner: @unchecked Sendable {
         progressSource?.cancel()
         timers.removeAll()
         for game in games where game.status != .abandoned {
-            if let flip = game.outstanding {
-                statistics.recordUnfinished(age: now &- flip.intended)
-                game.outstanding = nil
-            }
+            recordUnfinishedFlips(of: game, now: now)
             if game.isInProgress { statistics.gamesUnfinished += 1 }
         }
         for connection in connections {
@@ -206,6 +203,19 @@ public final class LoadRunner: @unchecked Sendable {
         }
         schedule(at: now + LoadConfiguration.leaveDrainSeconds * LoadClock.nanosecondsPerSecond, .endOfDrain, target: 0)
         checkDrained()
+    }
+
+    /// Counts the flips of `game` that should have been answered by `now` and were not: the one sent, and
+    /// one whose moment to leave has passed while it waited (for a resend, or for the client itself).
+    func recordUnfinishedFlips(of game: LoadGame, now: UInt64) {
+        if let flip = game.outstanding {
+            statistics.recordUnfinished(age: now &- flip.intended)
+            game.outstanding = nil
+        }
+        if let flip = game.planned, flip.intended < now {
+            statistics.recordUnfinished(age: now - flip.intended)
+        }
+        game.planned = nil
     }
 
     /// Once the run has ended and every socket is closed: the report.
