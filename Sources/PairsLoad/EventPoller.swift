@@ -52,12 +52,6 @@ public final class EventPoller {
         control(EPOLL_CTL_MOD, fd, token: token, interest: interest)
     }
 
-    /// Stops watching `fd`. (Closing a descriptor removes it as well; this is for descriptors kept open.)
-    public func remove(_ fd: Int32) {
-        var event = epoll_event()
-        _ = epoll_ctl(descriptor, EPOLL_CTL_DEL, fd, &event)
-    }
-
     /// Collects the sockets ready now, without waiting, and calls `body` with each one's token and events.
     /// Returns how many there were: `maxEvents` means more may be waiting.
     @inline(__always)

@@ -137,11 +137,15 @@ public struct LoadReport: Sendable {
             + "\(gamesAbandoned) abandoned, \(gamesUnfinished) unfinished at the end")
         lines.append("flips        \(flips) (\(Self.fixed(flipsPerSecond, 1))/s), \(flipsRefused) refused, "
             + "\(resends) resent after rate_limited")
-        var latencyLine = "latency      "
-        latencyLine += Self.percentiles.map { "\($0.name) \(Self.milliseconds(latency.value(atQuantile: $0.quantile)))" }
-            .joined(separator: "  ")
-        latencyLine += "  max \(Self.milliseconds(latency.max))  (\(latency.count) samples)"
-        lines.append(latencyLine)
+        if latency.count == 0 {
+            lines.append("latency      no flip was answered")
+        } else {
+            var latencyLine = "latency      "
+            latencyLine += Self.percentiles.map { "\($0.name) \(Self.milliseconds(latency.value(atQuantile: $0.quantile)))" }
+                .joined(separator: "  ")
+            latencyLine += "  max \(Self.milliseconds(latency.max))  (\(latency.count) samples)"
+            lines.append(latencyLine)
+        }
         if unfinishedFlips > 0 {
             lines.append("unanswered   \(unfinishedFlips) flip\(unfinishedFlips == 1 ? "" : "s") at the end or in abandoned games, "
                 + "oldest \(Self.milliseconds(unfinishedMaxNanoseconds)) (counted in the latency above)")

@@ -227,9 +227,13 @@ public final class LoadRunner: @unchecked Sendable {
     private func complete() {
         guard phase == .ending else { return }
         phase = .finished
+        // Cancelled and released: their handlers hold the runner.
         readSource?.cancel()
         timerSource?.cancel()
         progressSource?.cancel()
+        readSource = nil
+        timerSource = nil
+        progressSource = nil
         timers.removeAll()
         for connection in connections where connection.fd >= 0 { closeSocket(connection) }
         completion?(makeReport())
@@ -290,15 +294,25 @@ public final class LoadRunner: @unchecked Sendable {
 
     /// The read source's handler: harvests ready sockets in batches, then runs the timers that are due.
     private func pollEvents() {
+        guard phase == .running || phase == .ending else { return }
         // Sockets that became ready while a batch was handled are harvested at once, in the same wakeup:
         // under load there nearly always are some, and a Dispatch wakeup costs more than an empty epoll_wait.
+        var drained = false
         for _ in 0..<Self.maxBatchesPerWakeup {
             batchTime = LoadClock.now()
             let count = poller.harvest { token, events in handle(Int(token), events: events) }
-            if count == 0 { break }
+            if count == 0 {
+                drained = true
+                break
+            }
         }
         runDueTimers()
         armTimer()
+        // Still busy after the last batch allowed: come back after whatever else is queued, rather than
+        // count on Dispatch to call again (it need not, if it watches the epoll descriptor edge-triggered).
+        if !drained, phase == .running || phase == .ending {
+            queue.async { [self] in pollEvents() }
+        }
     }
 
     /// Adds a timer.

@@ -73,6 +73,19 @@ struct LoadRunnerTests {
         #expect(report.durationSeconds > 0.03 * Double(report.flips) / 4 * 0.9)
     }
 
+    @Test("--rate paces each connection, and the pacing wait is the bot's own, not counted as latency")
+    func ratePacing() throws {
+        let server = try startServer()
+        defer { server.stop() }
+        var configuration = loadConfiguration(port: server.port, concurrency: 1, duration: 1.2)
+        configuration.ratePerConnection = 20
+        let report = try runToEnd(LoadRunner(configuration: configuration))
+        // Two connections at 20 requests a second for 1.2 s, joins and rematches included.
+        #expect(report.flipsSent > 10 && report.flipsSent <= 2 * 20 * 12 / 10 + 2, "sent \(report.flipsSent)")
+        #expect(report.latency.value(atQuantile: 0.5) < 20_000_000)
+        #expect(report.errorCount == 0)
+    }
+
     @Test("A server with a low rate limit answers rate_limited: the run counts it, resends, and still finishes every game")
     func rateLimitedIsCounted() throws {
         let server = try startServer { $0.rateLimit = 4 }
