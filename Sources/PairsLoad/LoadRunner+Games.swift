@@ -48,22 +48,30 @@ extension LoadRunner {
             // One flip at a time: the next is decided on the state that answers the last one.
             if game.outstanding == nil { plan(game, now: now) }
         case .over:
-            game.planned = nil
-            game.generation &+= 1
+            dropPlan(of: game, now: now)
             if state.game > game.finishedGame {
                 game.finishedGame = state.game
                 gameOver(game, forfeit: state.eventKind == .forfeit, now: now)
             }
         case .reveal, .waiting:
-            game.planned = nil
-            game.generation &+= 1
+            dropPlan(of: game, now: now)
         }
+    }
+
+    /// Forgets the flip waiting to be sent, since a newer state decides now. A flip the server already
+    /// dropped once (waiting to be resent after `rate_limited`) never got its answer: it counts as
+    /// unanswered, with its age, rather than vanishing from the latencies.
+    private func dropPlan(of game: LoadGame, now: UInt64) {
+        if let flip = game.planned, flip.id != 0 {
+            statistics.recordUnfinished(age: now &- flip.intended)
+        }
+        game.planned = nil
+        game.generation &+= 1
     }
 
     /// Decides the next flip and sends it now, or when the think time and pacing allow.
     private func plan(_ game: LoadGame, now: UInt64) {
-        game.planned = nil
-        game.generation &+= 1
+        dropPlan(of: game, now: now)
         guard let seat = game.state.turn else { return }
         let index = game.seatConnections[seat.index]
         guard index >= 0, connections[index].status == .open, let card = game.chooseCard() else { return }
