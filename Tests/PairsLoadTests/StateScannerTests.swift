@@ -94,16 +94,42 @@ func scannerMatchesDecoder() throws {
     }
 }
 
-@Test("A stream of states cut into chunks of every size from 1 byte up reads the same after splitting and scanning")
+/// A few states of every shape: the first of each event kind, phase and card side, and the largest board.
+private let sampleLines: [[UInt8]] = {
+    var seen = Set<String>()
+    var lines: [[UInt8]] = []
+    let largest = playedStates.map(\.state.cards.count).max()!
+    for (message, line) in zip(playedStates, encodedLines) {
+        let id = switch message.id {
+        case nil: "none"
+        case .integer?: "integer"
+        case .string?: "string"
+        }
+        var shapes = ["kind \(message.state.event.kind)", "phase \(message.state.phase)", "id \(id)"]
+        for card in message.state.cards {
+            switch card {
+            case .down: shapes.append("down")
+            case .up: shapes.append("up")
+            case .matched: shapes.append("matched")
+            }
+        }
+        if message.state.cards.count == largest { shapes.append("largest") }
+        if shapes.contains(where: { !seen.contains($0) }) {
+            seen.formUnion(shapes)
+            lines.append(line)
+        }
+    }
+    return lines
+}()
+
+@Test("A stream of states cut into chunks of every size, from 1 byte to more than a line, reads the same after splitting and scanning")
 func everyChunkSize() throws {
-    let lines = Array(encodedLines.prefix(150))
+    let lines = sampleLines
     let stream = lines.flatMap { $0 }
     let expected = try lines.map { Expected(decoded: try decode($0.dropLast())) }
     let longest = lines.map(\.count).max()!
-    var sizes = Array(1...64)
-    sizes += stride(from: 65, through: longest + 1, by: 37)
-    sizes += [longest, 4096, 65_536, stream.count]
-    for size in sizes {
+    #expect(lines.count >= 13 && longest > 1000)
+    for size in Array(1...(longest + 1)) + [4096, 65_536, stream.count] {
         var splitter = LineSplitter()
         var scanner = StateScanner()
         var state = ScannedState()
