@@ -27,8 +27,6 @@ final class LoadConnection {
     var status = Status.idle
     /// The seat `joined` gave it.
     var seat: Seat?
-    /// Whether it reached the server (the TCP connect succeeded).
-    var wasOpened = false
     /// The `bye` reason the server gave, to report when the socket then closes.
     var byeReason: ByeReason?
     var lines = LineSplitter()

@@ -76,7 +76,6 @@ extension LoadRunner {
             closeSocket(connection)
             failBeforeJoining(connection, reason: Self.errnoName(error))
         } else {
-            connection.wasOpened = true
             statistics.connectionsOpened += 1
             _ = poller.modify(connection.fd, token: UInt64(connection.index), interest: EventPoller.readable)
             if phase == .running, games[connection.game].status != .abandoned {
@@ -93,7 +92,6 @@ extension LoadRunner {
     private func readAvailable(_ connection: LoadConnection) {
         let count = read(connection.fd, readBuffer.baseAddress, readBuffer.count)
         if count > 0 {
-            statistics.bytesIn += count
             let chunk = UnsafeRawBufferPointer(rebasing: readBuffer[..<count])
             connection.lines.append(chunk, line: { handleLine($0, from: connection) },
                                     tooLong: { statistics.unreadableLines += 1 })
@@ -107,7 +105,6 @@ extension LoadRunner {
     /// One line from the server.
     private func handleLine(_ line: UnsafeRawBufferPointer, from connection: LoadConnection) {
         guard connection.status == .open || connection.status == .leaving else { return }
-        statistics.linesIn += 1
         if StateScanner.looksLikeState(line) {
             // Only seat 0's copy of a room's states is read: seat 1 receives the very same lines.
             guard phase == .running, connection.status == .open, connection.seat == .first else { return }
@@ -164,7 +161,6 @@ extension LoadRunner {
     /// Sends `bytes`, or queues them behind what is already waiting.
     func send(_ bytes: UnsafeRawBufferPointer, on connection: LoadConnection) {
         guard connection.fd >= 0 else { return }
-        statistics.bytesOut += bytes.count
         guard connection.output.isEmpty else {
             connection.output.append(contentsOf: bytes)
             return

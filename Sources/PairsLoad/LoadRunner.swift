@@ -115,22 +115,6 @@ public final class LoadRunner: @unchecked Sendable {
         queue.async { [self] in finish() }
     }
 
-    /// Runs to the end and returns the report. Not to be called on the runner's queue.
-    public func run(progress: (@Sendable (String) -> Void)? = nil) -> LoadReport {
-        let done = DispatchSemaphore(value: 0)
-        let box = ReportBox()
-        start(progress: progress) { report in
-            box.report = report
-            done.signal()
-        }
-        done.wait()
-        return box.report!
-    }
-
-    private final class ReportBox: @unchecked Sendable {
-        var report: LoadReport?
-    }
-
     // MARK: The run
 
     private func begin() {

@@ -32,11 +32,8 @@ struct LoadStatistics {
     /// Connections lost after taking their seat, by why.
     var connectionsDropped: [String: Int] = [:]
 
-    var linesIn = 0
     /// Lines neither the scanner nor the decoder could read (a server bug, or a newer protocol).
     var unreadableLines = 0
-    var bytesIn = 0
-    var bytesOut = 0
 
     mutating func recordLatency(_ nanoseconds: UInt64) {
         latency.record(nanoseconds)

@@ -44,27 +44,6 @@ public struct ScannedState: Sendable, Hashable {
 }
 
 extension ScannedState {
-    /// The state as `PublicState`, the form the bot strategies of PairsClient take, with what the scanner
-    /// does not read left at neutral values: no players, no clock, no series, a `start` event, and every
-    /// matched card marked as seat 0's (the strategies look only at the cards' sides and faces).
-    public func publicState(faces: FaceTable) -> PublicState {
-        let views = cards.map { card -> CardView in
-            switch card.side {
-            case .down: .down
-            case .up: .up(face: faces.name(card.face))
-            case .matched: .matched(face: faces.name(card.face), by: .first)
-            }
-        }
-        return PublicState(
-            game: game, seq: seq, phase: phase, layout: BoardLayout(rows: 1, columns: cards.count), cards: views,
-            players: Self.noPlayers, turn: turn, turnMillisecondsLeft: nil, outcome: nil, series: Self.noSeries,
-            event: .start(turn: turn ?? .first))
-    }
-
-    /// Shared so that converting a state allocates only its cards.
-    private static let noPlayers: [PlayerView?] = [nil, nil]
-    private static let noSeries = SeriesTally()
-
     /// Fills this state from one the general decoder read (the fallback when the scanner declines a line).
     public mutating func assign(_ message: StateMessage, faces: inout FaceTable) -> Bool {
         let state = message.state

@@ -35,9 +35,6 @@ struct TimerHeap {
 
     private var entries: [Entry] = []
 
-    var isEmpty: Bool { entries.isEmpty }
-    var count: Int { entries.count }
-
     /// The earliest deadline, if any.
     var nextDeadline: UInt64? { entries.first?.deadline }
 
