@@ -78,7 +78,7 @@ public struct LoadConfiguration: Sendable, Hashable {
         if let games, games < 1 { return "--games must be at least 1" }
         if let durationSeconds, !(durationSeconds > 0) { return "--duration must be more than 0 seconds" }
         if !RoomName.isValid(room(gamesInFlight - 1)) {
-            return "--room-prefix must be letters, digits, - or _, short enough for \(room(gamesInFlight - 1)) to be at most \(RoomName.maxLength) characters"
+            return "--room-prefix must be letters, digits, - or _, short enough for '\(room(gamesInFlight - 1))' to be at most \(RoomName.maxLength) characters"
         }
         return nil
     }

@@ -170,7 +170,8 @@ public struct LoadReport: Sendable {
     static let percentiles: [(name: String, quantile: Double)] = [("p50", 0.5), ("p90", 0.9), ("p99", 0.99), ("p999", 0.999)]
 
     private func percent(_ seconds: Double) -> String {
-        durationSeconds > 0 ? "\(Int((seconds / durationSeconds * 100).rounded()))%" : "-"
+        // A share of a run too short to measure would only be noise.
+        durationSeconds >= 0.1 ? "\(Int((seconds / durationSeconds * 100).rounded()))%" : "-"
     }
 
     private static func write(_ counts: [String: Int], to w: inout JSONWriter) {

@@ -35,7 +35,7 @@ enum LoadCommand {
     flip was meant to leave (the state's arrival plus --think-ms) to the arrival of the state whose
     event.id is that flip's id; flips still unanswered at the end count with their age so far.
     A rate_limited reply is counted and the request resent after a backoff; a dropped connection
-    abandons its game and the run goes on.
+    abandons its game and the run goes on. Ctrl-C ends the run early and still prints the summary.
 
     JSON keys: target, concurrency, strategy, think_ms, duration_s, games, games_per_s, games_forfeited,
     games_abandoned, games_unfinished, flips, flips_per_s, flips_sent, flips_refused, resends,
