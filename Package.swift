@@ -16,12 +16,17 @@ let package = Package(
         .target(name: "PairsServer", dependencies: ["PairsRules", "PairsWire"]),
         // The bundled clients: a client connection, bots and their strategies, the terminal player.
         .target(name: "PairsClient", dependencies: ["PairsRules", "PairsWire"]),
+        // <sys/epoll.h>, which the toolchain's Glibc module leaves out. A header only: glibc has the code.
+        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
+        // The load generator: thousands of bot games over real TCP from one process, on one epoll instance.
+        .target(name: "PairsLoad", dependencies: ["PairsClient", "PairsWire", "PairsRules", "CEpoll"]),
         // The one executable: a thin command-line front over the modules above.
-        .executableTarget(name: "pairs", dependencies: ["PairsRules", "PairsWire", "PairsServer", "PairsClient"]),
+        .executableTarget(name: "pairs", dependencies: ["PairsRules", "PairsWire", "PairsServer", "PairsClient", "PairsLoad"]),
 
         .testTarget(name: "PairsRulesTests", dependencies: ["PairsRules"]),
         .testTarget(name: "PairsWireTests", dependencies: ["PairsWire", "PairsRules"]),
         .testTarget(name: "PairsServerTests", dependencies: ["PairsServer", "PairsWire", "PairsRules"]),
         .testTarget(name: "PairsClientTests", dependencies: ["PairsClient", "PairsServer", "PairsWire", "PairsRules"]),
+        .testTarget(name: "PairsLoadTests", dependencies: ["PairsLoad", "PairsServer", "PairsClient", "PairsWire", "PairsRules"]),
     ]
 )

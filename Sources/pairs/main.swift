@@ -31,6 +31,8 @@ case "play":
     exit(PlayCommand.run(rest, environment: PlayCommand.environment()))
 case "bot":
     exit(BotCommand.run(rest))
+case "load":
+    exit(LoadCommand.run(rest))
 case nil:
     printError(usage)
     exit(2)

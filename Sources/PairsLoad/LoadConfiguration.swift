@@ -1,0 +1,85 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import PairsClient
+import PairsRules
+import PairsWire
+
+/// What a load run does: where, how many games at once, for how long, and how the bots play.
+public struct LoadConfiguration: Sendable, Hashable {
+    /// Connections being opened at once at most. Opening 10,000 at once would overflow the server's
+    /// accept backlog (SYNs are dropped and retried only after a second); a few hundred in flight open
+    /// thousands a second without that.
+    public static let maxConnectsInFlight = 256
+    /// Descriptors kept back from the limit for stdio, the epoll instance and Dispatch's own.
+    public static let reservedDescriptors = 32
+    /// How long to wait at the end for every connection's `left` before closing anyway, in seconds: long
+    /// enough for a busy server to answer 10,000 `leave`s, short enough not to hang on a stuck one.
+    public static let leaveDrainSeconds: UInt64 = 5
+    /// The first wait before resending a request the server dropped with `rate_limited`, in milliseconds. It
+    /// doubles while the connection keeps being refused (see `maxBackoffMilliseconds`).
+    public static let firstBackoffMilliseconds: UInt64 = 50
+    /// The longest wait between resends, in milliseconds: the server's default rate refills well within it.
+    public static let maxBackoffMilliseconds: UInt64 = 2000
+    /// How long a game waits before deciding again after a flip the server refused (`not_your_turn`,
+    /// `bad_card`, ...), in milliseconds: a refusal means the bot's view is behind, and the state that
+    /// brings it up to date is usually already on its way; deciding at once could only repeat the mistake.
+    public static let refusedFlipPauseMilliseconds: UInt64 = 20
+    /// The longest think time, in milliseconds, as for `pairs bot`.
+    public static let maxThinkMilliseconds = BotConfiguration.maxThinkMilliseconds
+
+    public var host = "localhost"
+    public var port = ServerEndpoint.defaultPort
+    /// Stop once this many games have finished; nil for no limit.
+    public var games: Int?
+    /// Stop after this many seconds; nil for no limit. A run with neither limit runs 10 seconds.
+    public var durationSeconds: Double?
+    /// Games played at once (each one is two connections).
+    public var concurrency = 100
+    public var strategy = StrategyKind.memory
+    /// Milliseconds each bot waits after a state before flipping.
+    public var thinkMilliseconds = 0
+    /// Sent in `join` when set: the room's pairs, turn clock and reveal time. Nil leaves the server's default.
+    public var pairs: Int?
+    public var turnSeconds: Int?
+    public var revealMilliseconds: Int?
+    /// Rooms are named `<prefix><k>` for game k. The default (`load<pid>-`) differs from run to run, so
+    /// repeated runs against one server never meet each other's rooms.
+    public var roomPrefix = "load\(getpid())-"
+    /// Requests per second per connection at most; nil for as fast as the game goes. Slower bots are
+    /// just slower: the pacing wait is part of the bot's think time, not of the measured latency.
+    public var ratePerConnection: Double?
+    /// The server's process id, to report its CPU time next to the load client's.
+    public var serverPID: Int32?
+    /// Seeds the bots' choices.
+    public var seed: UInt64 = 0
+
+    public init() {}
+
+    /// The seconds a run lasts at most, with the default for a run given no limit at all.
+    public var effectiveDurationSeconds: Double? {
+        if games == nil, durationSeconds == nil { return 10 }
+        return durationSeconds
+    }
+
+    /// Games to keep in flight: no more than the games wanted.
+    public var gamesInFlight: Int {
+        min(concurrency, games ?? concurrency)
+    }
+
+    /// The name of game `index`'s room.
+    public func room(_ index: Int) -> String {
+        "\(roomPrefix)\(index)"
+    }
+
+    /// Why the configuration cannot run, or nil when it can.
+    public var problem: String? {
+        if concurrency < 1 { return "--concurrency must be at least 1" }
+        if let games, games < 1 { return "--games must be at least 1" }
+        if let durationSeconds, !(durationSeconds > 0) { return "--duration must be more than 0 seconds" }
+        if !RoomName.isValid(room(gamesInFlight - 1)) {
+            return "--room-prefix must be letters, digits, - or _, short enough for '\(room(gamesInFlight - 1))' to be at most \(RoomName.maxLength) characters"
+        }
+        return nil
+    }
+}

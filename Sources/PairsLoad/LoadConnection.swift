@@ -1,0 +1,80 @@
+import PairsRules
+import PairsWire
+
+/// One of the two connections of a load game: its socket, its line framer, what it has not managed to
+/// send yet, and its pacing. Used only on the runner's queue.
+final class LoadConnection {
+    enum Status {
+        /// Not opened yet (waiting for a slot among the connects in flight).
+        case idle
+        /// `connect` sent; waiting for the socket to become writable.
+        case connecting
+        /// Connected: joining or playing.
+        case open
+        /// `leave` sent; waiting for `left`, then closing.
+        case leaving
+        case closed
+    }
+
+    /// The connection's number in the runner, and its epoll token.
+    let index: Int
+    /// The game it plays in: connections `2k` and `2k+1` play game `k`.
+    var game: Int { index / 2 }
+    /// The other connection of the game.
+    var partner: Int { index ^ 1 }
+
+    var fd: Int32 = -1
+    var status = Status.idle
+    /// The seat `joined` gave it.
+    var seat: Seat?
+    /// The `bye` reason the server gave, to report when the socket then closes.
+    var byeReason: ByeReason?
+    var lines = LineSplitter()
+    /// Bytes `send` did not take yet; sent when the socket is writable again.
+    var output: [UInt8] = []
+    /// Whether the poller reports writability (only while `output` is not empty).
+    var watchingWrites = false
+
+    /// The earliest moment (LoadClock) the next request may go by `--rate`. Waiting for it is the bot's
+    /// own choice, like thinking: a flip's latency is counted from the end of this wait.
+    var nextPacedSend: UInt64 = 0
+    /// Nanoseconds between requests by `--rate`; 0 for no pacing.
+    let interval: UInt64
+    /// The earliest moment the next request may go after the server refused one with `rate_limited`.
+    /// Waiting for it is the server's doing, so it counts in the latency of the flip that waits.
+    var nextAllowedSend: UInt64 = 0
+    /// The wait between requests while the server has been refusing them; doubles with every refusal and
+    /// decays back to nothing as requests go through, so a refused connection slows down instead of
+    /// flooding (a server cuts off clients that keep sending past its limit).
+    var backoff: UInt64 = 0
+    /// Ids of the join and leave sent, to recognise their errors.
+    var joinID: Int64 = 0
+    var leaveID: Int64 = 0
+
+    init(index: Int, interval: UInt64) {
+        self.index = index
+        self.interval = interval
+    }
+
+    /// After `rate_limited`: the wait before resending, doubled from the last one.
+    func backOff(now: UInt64) -> UInt64 {
+        let first = LoadConfiguration.firstBackoffMilliseconds * LoadClock.nanosecondsPerMillisecond
+        let most = LoadConfiguration.maxBackoffMilliseconds * LoadClock.nanosecondsPerMillisecond
+        backoff = backoff == 0 ? first : min(backoff * 2, most)
+        nextAllowedSend = max(nextAllowedSend, now + backoff)
+        return backoff
+    }
+
+    /// After a request went out at `now`: when the next may go.
+    func sent(at now: UInt64) {
+        nextPacedSend = now + interval
+        guard backoff > 0 else { return }
+        nextAllowedSend = now + backoff
+        backoff -= backoff / Self.backoffDecayDivisor
+        if backoff < LoadClock.nanosecondsPerMillisecond { backoff = 0 }
+    }
+
+    /// Each request that goes through takes this fraction (1/8) off the backoff: after a refusal at a wait
+    /// of W, the connection sends a dozen requests before it is back to W/4.
+    static let backoffDecayDivisor: UInt64 = 8
+}

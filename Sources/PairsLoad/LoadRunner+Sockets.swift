@@ -1,0 +1,300 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import PairsClient
+import PairsRules
+import PairsWire
+
+/// Sockets: opening them a few hundred at a time, reading lines, writing requests, closing.
+extension LoadRunner {
+    /// Opens connections while fewer than `maxConnectsInFlight` connects are pending.
+    func openConnections() {
+        while phase == .running, connectsInFlight < LoadConfiguration.maxConnectsInFlight, nextToOpen < connections.count {
+            let connection = connections[nextToOpen]
+            nextToOpen += 1
+            guard connection.status == .idle, games[connection.game].status != .abandoned else {
+                if connection.status == .idle { connection.status = .closed }
+                continue
+            }
+            open(connection)
+        }
+    }
+
+    private func open(_ connection: LoadConnection) {
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        let fd = socket(address.family, type, 0)
+        guard fd >= 0 else {
+            connection.status = .closed
+            failBeforeJoining(connection, reason: Self.errnoName(errno))
+            return
+        }
+        var one: Int32 = 1
+        // A flip is one small write and the game waits for its answer: no Nagle delay.
+        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        connection.fd = fd
+        openSockets += 1
+        let result = address.withSockaddr { connect(fd, $0, $1) }
+        let error = result == 0 ? 0 : errno
+        guard result == 0 || error == EINPROGRESS else {
+            closeSocket(connection)
+            failBeforeJoining(connection, reason: Self.errnoName(error))
+            return
+        }
+        guard poller.add(fd, token: UInt64(connection.index), interest: EventPoller.readable | EventPoller.writable) else {
+            let reason = Self.errnoName(errno)
+            closeSocket(connection)
+            failBeforeJoining(connection, reason: reason)
+            return
+        }
+        connection.status = .connecting
+        connectsInFlight += 1
+    }
+
+    /// One socket's events from the poller.
+    func handle(_ token: Int, events: UInt32) {
+        let connection = connections[token]
+        switch connection.status {
+        case .connecting:
+            completeConnect(connection)
+            // Bytes may already be there (the welcome): fall through to read them.
+            if connection.status == .open, events & EventPoller.readable != 0 { readAvailable(connection) }
+        case .open, .leaving:
+            if events & EventPoller.writable != 0 { flushOutput(connection) }
+            if events & (EventPoller.readable | EventPoller.failed) != 0, connection.fd >= 0 { readAvailable(connection) }
+        case .idle, .closed:
+            break
+        }
+    }
+
+    private func completeConnect(_ connection: LoadConnection) {
+        connectsInFlight -= 1
+        connection.status = .open
+        var error: Int32 = 0
+        var size = socklen_t(MemoryLayout<Int32>.size)
+        if getsockopt(connection.fd, SOL_SOCKET, SO_ERROR, &error, &size) != 0 { error = errno }
+        if error != 0 {
+            closeSocket(connection)
+            failBeforeJoining(connection, reason: Self.errnoName(error))
+        } else {
+            statistics.connectionsOpened += 1
+            _ = poller.modify(connection.fd, token: UInt64(connection.index), interest: EventPoller.readable)
+            if phase == .running, games[connection.game].status != .abandoned {
+                sendJoin(connection)
+            } else {
+                beginLeaving(connection, now: batchTime)
+            }
+        }
+        openConnections()
+    }
+
+    /// Reads what the socket has (one read: the poller reports it again if there is more) and handles every
+    /// complete line.
+    private func readAvailable(_ connection: LoadConnection) {
+        let count = read(connection.fd, readBuffer.baseAddress, readBuffer.count)
+        if count > 0 {
+            let chunk = UnsafeRawBufferPointer(rebasing: readBuffer[..<count])
+            connection.lines.append(chunk, line: { handleLine($0, from: connection) },
+                                    tooLong: { statistics.unreadableLines += 1 })
+        } else if count == 0 {
+            connectionLost(connection, reason: "closed")
+        } else if errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR {
+            connectionLost(connection, reason: Self.errnoName(errno))
+        }
+    }
+
+    /// One line from the server.
+    private func handleLine(_ line: UnsafeRawBufferPointer, from connection: LoadConnection) {
+        guard connection.status == .open || connection.status == .leaving else { return }
+        if StateScanner.looksLikeState(line) {
+            // Only seat 0's copy of a room's states is read: seat 1 receives the very same lines.
+            guard phase == .running, connection.status == .open, connection.seat == .first else { return }
+            let game = games[connection.game]
+            guard game.status == .playing || game.status == .joining else { return }
+            if !scanner.scan(line, into: &game.state) {
+                guard case .state(let message)? = try? ServerMessageDecoder.decode(line: line),
+                      game.state.assign(message, faces: &scanner.faces)
+                else {
+                    statistics.unreadableLines += 1
+                    return
+                }
+            }
+            receivedState(game, now: batchTime)
+            return
+        }
+        let message: ServerMessage
+        do {
+            message = try ServerMessageDecoder.decode(line: line)
+        } catch {
+            statistics.unreadableLines += 1
+            return
+        }
+        switch message {
+        case .joined(let joined):
+            receivedJoined(joined, on: connection)
+        case .error(let error):
+            // Once a connection leaves, refusals of requests that crossed its `leave` (a flip reaching a
+            // game the leave just forfeited) are not the server's errors; only the leave's own count.
+            let answersLeave = connection.leaveID != 0 && error.id == .integer(connection.leaveID)
+            if (phase == .running && connection.status == .open) || answersLeave {
+                statistics.count(error: error.code.rawValue)
+            }
+            receivedError(error, on: connection, now: batchTime)
+        case .left:
+            if connection.status == .leaving { closeSocket(connection) }
+        case .bye(let reason):
+            // The server closes right after; the read that sees it reports this reason.
+            connection.byeReason = reason
+        case .state(let message):
+            // A state line the prefix test missed (keys in another order): handled as the scanner would.
+            guard phase == .running, connection.status == .open, connection.seat == .first else { return }
+            let game = games[connection.game]
+            guard game.status == .playing || game.status == .joining,
+                  game.state.assign(message, faces: &scanner.faces) else { return }
+            receivedState(game, now: batchTime)
+        case .welcome, .chat, .rooms, .pong, .stats, .help:
+            break
+        }
+    }
+
+    // MARK: Writing
+
+    /// Sends `bytes`, or queues them behind what is already waiting.
+    func send(_ bytes: UnsafeRawBufferPointer, on connection: LoadConnection) {
+        guard connection.fd >= 0 else { return }
+        guard connection.output.isEmpty else {
+            connection.output.append(contentsOf: bytes)
+            return
+        }
+        let written = Glibc.send(connection.fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+        if written == bytes.count { return }
+        if written < 0, errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR {
+            // The socket is broken; the poller reports the error and the read that follows says why.
+            return
+        }
+        connection.output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[max(written, 0)...]))
+        if !connection.watchingWrites {
+            connection.watchingWrites = true
+            _ = poller.modify(connection.fd, token: UInt64(connection.index),
+                              interest: EventPoller.readable | EventPoller.writable)
+        }
+    }
+
+    func send(_ bytes: [UInt8], on connection: LoadConnection) {
+        bytes.withUnsafeBytes { send($0, on: connection) }
+    }
+
+    private func flushOutput(_ connection: LoadConnection) {
+        guard !connection.output.isEmpty else { return }
+        let written = connection.output.withUnsafeBytes {
+            Glibc.send(connection.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+        }
+        if written > 0 { connection.output.removeFirst(written) }
+        if connection.output.isEmpty, connection.watchingWrites {
+            connection.watchingWrites = false
+            _ = poller.modify(connection.fd, token: UInt64(connection.index), interest: EventPoller.readable)
+        }
+    }
+
+    /// Writes `{"type":"flip","card":C,"id":I}` by hand: flips are nearly every request of a run.
+    func sendFlip(card: Int, id: Int64, on connection: LoadConnection) {
+        flipLine.removeAll(keepingCapacity: true)
+        flipLine.append(contentsOf: #"{"type":"flip","card":"#.utf8)
+        Self.appendDecimal(Int64(card), to: &flipLine)
+        flipLine.append(contentsOf: #","id":"#.utf8)
+        Self.appendDecimal(id, to: &flipLine)
+        flipLine.append(contentsOf: "}\n".utf8)
+        flipLine.withUnsafeBytes { send($0, on: connection) }
+    }
+
+    static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(ASCII.minus) }
+        var magnitude = value.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[count] = ASCII.zero + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
+        }
+    }
+
+    // MARK: Closing
+
+    /// Closes the socket (which also takes it out of the epoll instance).
+    func closeSocket(_ connection: LoadConnection) {
+        if connection.status == .connecting { connectsInFlight -= 1 }
+        if connection.fd >= 0 {
+            close(connection.fd)
+            connection.fd = -1
+            openSockets -= 1
+        }
+        connection.status = .closed
+        connection.output = []
+        connection.watchingWrites = false
+        if phase == .ending { checkDrained() }
+    }
+
+    /// The server closed the connection, or the socket failed.
+    func connectionLost(_ connection: LoadConnection, reason: String) {
+        let wasLeaving = connection.status == .leaving
+        let why = connection.byeReason.map { "bye \($0.rawValue)" } ?? reason
+        closeSocket(connection)
+        // Closed while leaving is the expected end, unless it never had a seat: then the server refused it
+        // (server_full) after its partner's failure had already abandoned the game.
+        guard phase == .running, !wasLeaving || connection.seat == nil else { return }
+        if connection.seat == nil {
+            statistics.connectionFailures[why, default: 0] += 1
+        } else {
+            statistics.connectionsDropped[why, default: 0] += 1
+        }
+        abandon(games[connection.game], now: batchTime)
+    }
+
+    /// A connection that never took its seat: counted as a failure, and its game given up.
+    func failBeforeJoining(_ connection: LoadConnection, reason: String) {
+        guard phase == .running else { return }
+        statistics.connectionFailures[reason, default: 0] += 1
+        abandon(games[connection.game], now: batchTime)
+    }
+
+    /// Sends `leave` and waits (a bounded time) for `left` before closing, so the server frees the seat
+    /// at once instead of holding it for the grace period.
+    func beginLeaving(_ connection: LoadConnection, now: UInt64) {
+        guard connection.status == .open else { return }
+        connection.status = .leaving
+        connection.leaveID = games[connection.game].newID(.leave)
+        send(RequestEncoder.encode(Request(id: .integer(connection.leaveID), .leave)), on: connection)
+        if phase == .running {
+            schedule(at: now + LoadConfiguration.leaveDrainSeconds * LoadClock.nanosecondsPerSecond,
+                     .closeConnection, target: connection.index)
+        }
+    }
+
+    func resendLeave(_ connection: LoadConnection, now: UInt64) {
+        guard connection.status == .leaving else { return }
+        send(RequestEncoder.encode(Request(id: .integer(connection.leaveID), .leave)), on: connection)
+    }
+
+    /// `ECONNREFUSED` and the like: the name, which is what people search for.
+    static func errnoName(_ code: Int32) -> String {
+        switch code {
+        case ECONNREFUSED: "ECONNREFUSED"
+        case ECONNRESET: "ECONNRESET"
+        case ETIMEDOUT: "ETIMEDOUT"
+        case EHOSTUNREACH: "EHOSTUNREACH"
+        case ENETUNREACH: "ENETUNREACH"
+        case EADDRNOTAVAIL: "EADDRNOTAVAIL"
+        case EMFILE: "EMFILE"
+        case ENFILE: "ENFILE"
+        case EPIPE: "EPIPE"
+        case ENOBUFS: "ENOBUFS"
+        case ENOMEM: "ENOMEM"
+        default: "errno \(code)"
+        }
+    }
+}

@@ -1,0 +1,341 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+import PairsClient
+import PairsRules
+import PairsWire
+
+/// Runs a load test: opens two connections per game, keeps `concurrency` games between bots going over real
+/// TCP until enough games have finished or the time is up, measures every flip, and reports.
+///
+/// How it is built, and why (the load client must cost less CPU than the server it drives, or it measures
+/// itself):
+/// - One serial queue owns everything, as in the server, so nothing needs a lock. That is the
+///   `@unchecked Sendable` promise: every mutable property is used only on `queue`.
+/// - Every socket is in one level-triggered epoll instance (`EventPoller`), and only the epoll descriptor
+///   has a Dispatch read source. One Dispatch wakeup harvests up to `EventPoller.maxEvents` ready sockets,
+///   instead of one wakeup per socket per message as per-socket sources would cost.
+/// - Timers (think time, pacing, resends, the end of the run) are entries in one min-heap (`TimerHeap`)
+///   behind one Dispatch timer armed for the earliest.
+/// - A game is driven from the connection in seat 0 only: both players receive the same state lines, so
+///   they are scanned once (`StateScanner`, no JSON tree), and seat 1's stream is only checked for the
+///   lines that are not states (errors, `joined`, `bye`), by their first bytes.
+/// - A flip goes out with hand-written bytes from one reused buffer; the rare requests (join, rematch,
+///   leave) use the general `RequestEncoder`.
+public final class LoadRunner: @unchecked Sendable {
+    /// Bytes read per readable socket per batch: a whole burst of states in one call.
+    static let readBufferBytes = 64 * 1024
+    /// Batches harvested per Dispatch wakeup before yielding the queue to the timers (and letting Dispatch
+    /// call again if sockets are still ready).
+    static let maxBatchesPerWakeup = 16
+    /// Slack allowed to the Dispatch timer, in nanoseconds: timers due within it fire together.
+    static let timerLeewayNanoseconds = 500_000
+
+    public let configuration: LoadConfiguration
+    let address: ServerAddress
+    let queue = DispatchQueue(label: "pairs.load")
+    let poller: EventPoller
+
+    enum RunPhase {
+        case notStarted, running, ending, finished
+    }
+
+    var phase = RunPhase.notStarted
+    var connections: [LoadConnection] = []
+    var games: [LoadGame] = []
+    var timers = TimerHeap()
+    var scanner = StateScanner()
+    var statistics = LoadStatistics()
+    /// The moment the current batch of events was harvested: the arrival time of everything in it.
+    var batchTime: UInt64 = 0
+
+    /// The next connection to open, and how many connects are in flight.
+    var nextToOpen = 0
+    var connectsInFlight = 0
+    /// Sockets open (connecting, playing or leaving); the run is over when this is 0 after the end.
+    var openSockets = 0
+    /// Games not abandoned.
+    var liveGames = 0
+    /// Games started or about to start, counted against `--games`.
+    var gamesReserved = 0
+    /// Games that finished and are waiting in case an abandoned game's place needs taking.
+    var idleGames: [Int] = []
+
+    let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: LoadRunner.readBufferBytes, alignment: 1)
+    /// The bytes of the flip being sent; kept to reuse its storage.
+    var flipLine: [UInt8] = []
+    let thinkNanoseconds: UInt64
+
+    private var readSource: DispatchSourceRead?
+    private var timerSource: DispatchSourceTimer?
+    private var progressSource: DispatchSourceTimer?
+    private var armedDeadline = UInt64.max
+    private var progress: (@Sendable (String) -> Void)?
+    private var completion: (@Sendable (LoadReport) -> Void)?
+
+    private var startTime: UInt64 = 0
+    private var stopTime: UInt64 = 0
+    private var startCPU = 0.0
+    private var stopCPU = 0.0
+    private var startServerCPU: Double?
+    private var stopServerCPU: Double?
+    private var lastProgressFlips = 0
+
+    /// Resolves the server's address and checks the descriptor limit; nothing connects until `start`.
+    public init(configuration: LoadConfiguration) throws(LoadError) {
+        self.configuration = configuration
+        let needed = 2 * configuration.gamesInFlight + LoadConfiguration.reservedDescriptors
+        let limit = FileLimit.current()
+        guard needed <= limit else { throw .tooFewDescriptors(needed: needed, limit: limit) }
+        address = try ServerAddress.resolve(host: configuration.host, port: configuration.port)
+        poller = try EventPoller()
+        thinkNanoseconds = UInt64(configuration.thinkMilliseconds) * LoadClock.nanosecondsPerMillisecond
+        flipLine.reserveCapacity(64)
+    }
+
+    deinit {
+        readBuffer.deallocate()
+    }
+
+    /// Starts the run. `progress` gets one line a second; `completion` gets the report once every
+    /// connection has said goodbye. Both are called on the runner's queue.
+    public func start(progress: (@Sendable (String) -> Void)? = nil,
+                      completion: @escaping @Sendable (LoadReport) -> Void) {
+        queue.async { [self] in
+            guard phase == .notStarted else { return }
+            self.progress = progress
+            self.completion = completion
+            begin()
+        }
+    }
+
+    /// Ends the run early (Ctrl-C): the games in flight are counted as unfinished and the report follows.
+    public func stop() {
+        queue.async { [self] in finish() }
+    }
+
+    // MARK: The run
+
+    private func begin() {
+        phase = .running
+        startTime = LoadClock.now()
+        startCPU = ProcessCPU.ownSeconds()
+        startServerCPU = configuration.serverPID.flatMap { ProcessCPU.seconds(ofProcess: $0) }
+
+        let interval = configuration.ratePerConnection.map { UInt64(1_000_000_000 / $0) } ?? 0
+        let count = configuration.gamesInFlight
+        var seeds = SplitMix64(seed: configuration.seed)
+        for index in 0..<count {
+            let game = LoadGame(index: index, strategy: configuration.strategy, seed: seeds.next())
+            game.holdsReservation = true
+            games.append(game)
+            connections.append(LoadConnection(index: 2 * index, interval: interval))
+            connections.append(LoadConnection(index: 2 * index + 1, interval: interval))
+        }
+        gamesReserved = count
+        liveGames = count
+
+        let source = DispatchSource.makeReadSource(fileDescriptor: poller.descriptor, queue: queue)
+        source.setEventHandler { [self] in pollEvents() }
+        source.activate()
+        readSource = source
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.setEventHandler { [self] in
+            armedDeadline = .max
+            runDueTimers()
+            armTimer()
+        }
+        timer.activate()
+        timerSource = timer
+        if progress != nil {
+            let ticker = DispatchSource.makeTimerSource(queue: queue)
+            ticker.setEventHandler { [self] in reportProgress() }
+            ticker.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1), leeway: .milliseconds(50))
+            ticker.activate()
+            progressSource = ticker
+        }
+        if let seconds = configuration.effectiveDurationSeconds {
+            schedule(at: startTime + UInt64(seconds * 1e9), .endOfRun, target: 0)
+        }
+        batchTime = startTime
+        openConnections()
+        armTimer()
+    }
+
+    /// Ends the run: stops every game, counts what was in flight, and says goodbye on every connection.
+    func finish() {
+        guard phase == .running else { return }
+        phase = .ending
+        let now = LoadClock.now()
+        stopTime = now
+        stopCPU = ProcessCPU.ownSeconds()
+        stopServerCPU = configuration.serverPID.flatMap { ProcessCPU.seconds(ofProcess: $0) }
+        progressSource?.cancel()
+        timers.removeAll()
+        for game in games where game.status != .abandoned {
+            recordUnfinishedFlips(of: game, now: now)
+            if game.isInProgress { statistics.gamesUnfinished += 1 }
+        }
+        for connection in connections {
+            switch connection.status {
+            case .open: beginLeaving(connection, now: now)
+            case .connecting: closeSocket(connection)
+            case .idle: connection.status = .closed
+            case .leaving, .closed: break
+            }
+        }
+        schedule(at: now + LoadConfiguration.leaveDrainSeconds * LoadClock.nanosecondsPerSecond, .endOfDrain, target: 0)
+        checkDrained()
+    }
+
+    /// Counts the flips of `game` that should have been answered by `now` and were not: the one sent, and
+    /// one whose moment to leave has passed while it waited (for a resend, or for the client itself).
+    func recordUnfinishedFlips(of game: LoadGame, now: UInt64) {
+        if let flip = game.outstanding {
+            statistics.recordUnfinished(age: now &- flip.intended)
+            game.outstanding = nil
+        }
+        if let flip = game.planned, flip.intended < now {
+            statistics.recordUnfinished(age: now - flip.intended)
+        }
+        game.planned = nil
+    }
+
+    /// Once the run has ended and every socket is closed: the report.
+    func checkDrained() {
+        guard phase == .ending, openSockets == 0 else { return }
+        complete()
+    }
+
+    private func complete() {
+        guard phase == .ending else { return }
+        phase = .finished
+        // Cancelled and released: their handlers hold the runner.
+        readSource?.cancel()
+        timerSource?.cancel()
+        progressSource?.cancel()
+        readSource = nil
+        timerSource = nil
+        progressSource = nil
+        timers.removeAll()
+        for connection in connections where connection.fd >= 0 { closeSocket(connection) }
+        completion?(makeReport())
+        completion = nil
+        progress = nil
+    }
+
+    private func makeReport() -> LoadReport {
+        var report = LoadReport()
+        report.target = address.description
+        report.concurrency = configuration.gamesInFlight
+        report.strategy = configuration.strategy.rawValue
+        report.thinkMilliseconds = configuration.thinkMilliseconds
+        report.durationSeconds = Double(stopTime - startTime) / 1e9
+        report.games = statistics.games
+        report.gamesForfeited = statistics.gamesForfeited
+        report.gamesAbandoned = statistics.gamesAbandoned
+        report.gamesUnfinished = statistics.gamesUnfinished
+        report.flips = statistics.flips
+        report.flipsSent = statistics.flipsSent
+        report.flipsRefused = statistics.flipsRefused
+        report.resends = statistics.resends
+        report.latency = statistics.latency
+        report.unfinishedFlips = statistics.unfinishedFlips
+        report.unfinishedMaxNanoseconds = statistics.unfinishedMaxNanoseconds
+        report.errors = statistics.errors
+        report.errorCount = statistics.errorCount
+        report.connectionsRequested = 2 * configuration.gamesInFlight
+        report.connectionsOpened = statistics.connectionsOpened
+        report.connectionFailures = statistics.connectionFailures
+        report.connectionsDropped = statistics.connectionsDropped
+        report.unreadableLines = statistics.unreadableLines
+        report.cpuSeconds = stopCPU - startCPU
+        if let start = startServerCPU, let stop = stopServerCPU { report.serverCPUSeconds = stop - start }
+        return report
+    }
+
+    private func reportProgress() {
+        guard phase == .running, let progress else { return }
+        let elapsed = Double(LoadClock.now() - startTime) / 1e9
+        let flipsThisSecond = statistics.flips - lastProgressFlips
+        lastProgressFlips = statistics.flips
+        let recent = statistics.recentLatency
+        statistics.recentLatency.reset()
+        var line = "\(LoadReport.fixed(elapsed, 0))s"
+        let opened = statistics.connectionsOpened
+        if opened < connections.count { line += "  connected \(opened)/\(connections.count)" }
+        line += "  games \(statistics.games)  flips/s \(flipsThisSecond)"
+        line += "  p50 \(LoadReport.milliseconds(recent.value(atQuantile: 0.5)))"
+        line += "  p99 \(LoadReport.milliseconds(recent.value(atQuantile: 0.99)))"
+        line += "  errors \(statistics.errorCount)"
+        let lost = statistics.connectionFailures.values.reduce(0, +) + statistics.connectionsDropped.values.reduce(0, +)
+        if lost > 0 { line += "  connections lost \(lost)" }
+        progress(line)
+    }
+
+    // MARK: Events and timers
+
+    /// The read source's handler: harvests ready sockets in batches, then runs the timers that are due.
+    private func pollEvents() {
+        guard phase == .running || phase == .ending else { return }
+        // Sockets that became ready while a batch was handled are harvested at once, in the same wakeup:
+        // under load there nearly always are some, and a Dispatch wakeup costs more than an empty epoll_wait.
+        var drained = false
+        for _ in 0..<Self.maxBatchesPerWakeup {
+            batchTime = LoadClock.now()
+            let count = poller.harvest { token, events in handle(Int(token), events: events) }
+            if count == 0 {
+                drained = true
+                break
+            }
+        }
+        runDueTimers()
+        armTimer()
+        // Still busy after the last batch allowed: come back after whatever else is queued, rather than
+        // count on Dispatch to call again (it need not, if it watches the epoll descriptor edge-triggered).
+        if !drained, phase == .running || phase == .ending {
+            queue.async { [self] in pollEvents() }
+        }
+    }
+
+    /// Adds a timer.
+    func schedule(at deadline: UInt64, _ action: TimerHeap.Action, target: Int, seat: Seat = .first,
+                  generation: UInt32 = 0) {
+        timers.push(TimerHeap.Entry(deadline: deadline, target: Int32(target), action: action,
+                                    seat: UInt8(seat.index), generation: generation))
+    }
+
+    private func runDueTimers() {
+        let now = LoadClock.now()
+        batchTime = now
+        while let entry = timers.popDue(at: now) {
+            fire(entry, now: now)
+        }
+    }
+
+    /// Points the Dispatch timer at the earliest deadline, unless it already is.
+    private func armTimer() {
+        guard let timerSource, phase == .running || phase == .ending else { return }
+        guard let next = timers.nextDeadline else { return }
+        guard next != armedDeadline else { return }
+        armedDeadline = next
+        timerSource.schedule(deadline: DispatchTime(uptimeNanoseconds: next), repeating: .never,
+                             leeway: .nanoseconds(Self.timerLeewayNanoseconds))
+    }
+
+    private func fire(_ entry: TimerHeap.Entry, now: UInt64) {
+        let target = Int(entry.target)
+        switch entry.action {
+        case .sendFlip: sendPlannedFlip(games[target], generation: entry.generation, now: now)
+        case .replan: replan(games[target], generation: entry.generation, now: now)
+        case .rematch: resendRematch(games[target], seat: Seat(index: Int(entry.seat)) ?? .first, game: Int(entry.generation), now: now)
+        case .join: resendJoin(connections[target], now: now)
+        case .leave: resendLeave(connections[target], now: now)
+        case .closeConnection:
+            if connections[target].status == .leaving { closeSocket(connections[target]) }
+        case .endOfRun: finish()
+        case .endOfDrain: complete()
+        }
+    }
+}

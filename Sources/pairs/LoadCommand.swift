@@ -1,0 +1,152 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+import PairsClient
+import PairsLoad
+import PairsRules
+
+/// `pairs load`: reads the flags, runs a `LoadRunner`, prints its report.
+enum LoadCommand {
+    static let usage = """
+    usage: pairs load [options]
+
+    Plays many games at once between bots over real TCP, measures every flip, and prints a summary.
+    Connections 2k and 2k+1 play game k in room PREFIXk; games are rematched as they end.
+
+      --host HOST         server to load: a name, an IPv4 or an IPv6 address (default localhost)
+      --port N            server port (default 7777)
+      --games N           stop once N games have finished
+      --duration S        stop after S seconds (default 10 when --games is not given; with both, whichever
+                          comes first)
+      --concurrency C     games at once, 2 connections each (default 100)
+      --strategy NAME     memory or random (default memory)
+      --think-ms MS       milliseconds a bot waits after a state before flipping, 0-\(LoadConfiguration.maxThinkMilliseconds) (default 0)
+      --pairs N           pairs per board, sent in join (2-32; default: the server's)
+      --reveal-ms MS      reveal time sent in join (0-60000; default: the server's)
+      --turn-seconds S    turn clock sent in join (0-3600; default: the server's)
+      --rate R            requests per second per connection at most (default: no limit)
+      --room-prefix P     room names are P0, P1, ... (default load<pid>-, new for every run)
+      --server-pid PID    also report the CPU time of the server process PID
+      --seed N            seed the bots' choices
+      --json              print the summary as one JSON object instead of text
+
+    While running, prints one progress line a second on stderr. Latency is measured from the moment a
+    flip was meant to leave (the state's arrival plus --think-ms) to the arrival of the state whose
+    event.id is that flip's id; flips still unanswered at the end count with their age so far.
+    A rate_limited reply is counted and the request resent after a backoff; a dropped connection
+    abandons its game and the run goes on. Ctrl-C ends the run early and still prints the summary.
+
+    JSON keys: target, concurrency, strategy, think_ms, duration_s, games, games_per_s, games_forfeited,
+    games_abandoned, games_unfinished, flips, flips_per_s, flips_sent, flips_refused, resends,
+    latency_ms {p50, p90, p99, p999, max, samples}, unfinished_flips, unfinished_max_ms,
+    errors {CODE: count}, errors_total, connections {requested, opened, failed, dropped},
+    connection_failures {REASON: count}, connections_dropped {REASON: count}, unreadable_lines,
+    cpu_s {load, server (null without --server-pid)}. Durations in seconds, latencies in milliseconds.
+
+    Exits 0 when the run completes, 1 if no connection could be opened, 2 on a bad option.
+    """
+
+    static func run(_ arguments: [String]) -> Int32 {
+        if arguments.contains("--help") || arguments.contains("-h") {
+            print(usage)
+            return 0
+        }
+        let parsed: (configuration: LoadConfiguration, json: Bool)
+        do {
+            parsed = try parse(arguments)
+        } catch {
+            printError("pairs load: \(error.message)\n\n\(usage)")
+            return 2
+        }
+        signal(SIGPIPE, SIG_IGN)
+        FileLimit.raise()
+        let runner: LoadRunner
+        do {
+            runner = try LoadRunner(configuration: parsed.configuration)
+        } catch {
+            printError("pairs load: \(error)")
+            return 1
+        }
+        var signalSources: [DispatchSourceSignal] = []
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN) // delivered to the source below instead
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+            // The first signal ends the run and still prints the report; a second one exits at once.
+            nonisolated(unsafe) var stopping = false
+            source.setEventHandler {
+                if stopping { exit(130) }
+                stopping = true
+                runner.stop()
+            }
+            source.activate()
+            signalSources.append(source)
+        }
+        let json = parsed.json
+        runner.start(progress: { StandardStream.writeErrorLine("pairs load: \($0)") }) { report in
+            if json {
+                StandardStream.writeLine(report.json)
+            } else {
+                StandardStream.write(report.text)
+            }
+            if report.connectionsOpened == 0 {
+                let reasons = report.connectionFailures.keys.sorted().joined(separator: ", ")
+                StandardStream.writeErrorLine("pairs load: no connection to \(report.target) could be opened (\(reasons))")
+                exit(1)
+            }
+            exit(0)
+        }
+        withExtendedLifetime((runner, signalSources)) { dispatchMain() }
+    }
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> (configuration: LoadConfiguration, json: Bool) {
+        let flags = try Flags(arguments, known: [
+            "host", "port", "games", "duration", "concurrency", "strategy", "think-ms", "pairs", "reveal-ms",
+            "turn-seconds", "rate", "room-prefix", "server-pid", "seed",
+        ], switches: ["json"])
+        var configuration = LoadConfiguration()
+        let endpoint = try flags.endpoint()
+        configuration.host = endpoint.host
+        configuration.port = endpoint.port
+        configuration.games = try flags.integer("games", in: 1...1_000_000_000)
+        if let text = flags.string("duration") {
+            guard let seconds = Double(text), seconds > 0, seconds <= 31_536_000 else {
+                throw UsageError("--duration must be a number of seconds above 0, not '\(text)'")
+            }
+            configuration.durationSeconds = seconds
+        }
+        configuration.concurrency = try flags.integer("concurrency", in: 1...100_000) ?? configuration.concurrency
+        if let name = flags.string("strategy") {
+            guard let kind = StrategyKind(rawValue: name.lowercased()) else {
+                throw UsageError("--strategy must be \(StrategyKind.allCases.map(\.rawValue).joined(separator: " or ")), not '\(name)'")
+            }
+            configuration.strategy = kind
+        }
+        configuration.thinkMilliseconds = try flags.integer("think-ms", in: 0...LoadConfiguration.maxThinkMilliseconds) ?? 0
+        configuration.pairs = try flags.pairs()
+        configuration.revealMilliseconds = try flags.integer("reveal-ms", in: GameOptions.revealMillisecondsRange)
+        configuration.turnSeconds = try flags.integer("turn-seconds", in: GameOptions.turnSecondsRange)
+        if let text = flags.string("rate") {
+            guard let rate = Double(text), rate > 0, rate <= 1_000_000 else {
+                throw UsageError("--rate must be a number of requests per second above 0, not '\(text)'")
+            }
+            configuration.ratePerConnection = rate
+        }
+        if let prefix = flags.string("room-prefix") { configuration.roomPrefix = prefix }
+        if let pid = try flags.integer("server-pid", in: 1...Int(Int32.max)) {
+            guard ProcessCPU.seconds(ofProcess: Int32(pid)) != nil else {
+                throw UsageError("--server-pid \(pid): no such process (or /proc cannot be read)")
+            }
+            configuration.serverPID = Int32(pid)
+        }
+        if let text = flags.string("seed") {
+            guard let value = UInt64(text) else { throw UsageError("--seed must be a whole number from 0 to \(UInt64.max), not '\(text)'") }
+            configuration.seed = value
+        } else {
+            var generator = SystemRandomNumberGenerator()
+            configuration.seed = generator.next()
+        }
+        if let problem = configuration.problem { throw UsageError(problem) }
+        return (configuration, flags.isSet("json"))
+    }
+}

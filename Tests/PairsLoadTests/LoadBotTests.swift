@@ -1,0 +1,56 @@
+import PairsClient
+@testable import PairsLoad
+import PairsRules
+import PairsWire
+import Testing
+
+@Test("LoadBot picks exactly the card PairsClient's strategy picks, state after state, with the same seed",
+      arguments: StrategyKind.allCases)
+func sameChoicesAsPairsClient(strategy kind: StrategyKind) {
+    let strategy = kind.makeStrategy()
+    var memory = GameMemory()
+    var reference = SplitMix64(seed: 99)
+    var bot = LoadBot(strategy: kind)
+    var generator = SplitMix64(seed: 99)
+    var scanner = StateScanner()
+    var scanned = ScannedState()
+    var decisions = 0
+    for message in playedStates {
+        let line = ServerMessageEncoder.encode(.state(message)).dropLast()
+        let ok = line.withUnsafeBytes { scanner.scan($0, into: &scanned) }
+        #expect(ok)
+        memory.observe(message.state)
+        bot.observe(scanned)
+        guard message.state.phase == .playing else { continue }
+        let expected = strategy.chooseCard(in: message.state, memory: memory, using: &reference)
+        let chosen = bot.chooseCard(in: scanned, using: &generator)
+        #expect(chosen == expected, "seq \(message.state.seq) of game \(message.state.game)")
+        decisions += 1
+    }
+    #expect(decisions > 1000)
+}
+
+@Test("A memory bot takes a pair it has seen, and the partner of a card turned up")
+func memoryBotUsesItsMemory() {
+    var scanner = StateScanner()
+    var bot = LoadBot(strategy: .memory)
+    var generator = SplitMix64(seed: 1)
+    func state(_ cards: [String], game: Int = 1) -> ScannedState {
+        let body = cards.map { $0 == "down" ? #"{"state":"down"}"# : #"{"state":"up","face":"\#($0)"}"# }
+            .joined(separator: ",")
+        let line = #"{"type":"state","game":\#(game),"seq":1,"phase":"playing","turn":0,"cards":[\#(body)],"event":{"kind":"flip"}}"#
+        var scanned = ScannedState()
+        let ok = Array(line.utf8).withUnsafeBytes { scanner.scan($0, into: &scanned) }
+        precondition(ok)
+        return scanned
+    }
+    // Seen: 0 ape, 1 ant (a mismatch), then 2 ape: its partner is 0.
+    bot.observe(state(["ape", "ant", "down", "down"]))
+    #expect(bot.chooseCard(in: state(["down", "down", "ape", "down"]), using: &generator) == 0)
+    // With nothing up, 3 ant and the remembered 1 ant make a known pair: flip 1 first.
+    bot.observe(state(["down", "down", "down", "ant"]))
+    #expect(bot.chooseCard(in: state(["down", "down", "down", "down"]), using: &generator) == 1)
+    // A new game forgets everything: only unseen cards, so any of them.
+    bot.observe(state(["down", "down", "down", "down"], game: 2))
+    #expect(bot.chooseCard(in: state(["down", "down", "down", "down"], game: 2), using: &generator) != nil)
+}

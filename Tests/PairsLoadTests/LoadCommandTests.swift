@@ -1,0 +1,152 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import PairsLoad
+import PairsServer
+import Testing
+
+/// The built `pairs` binary, run as a person runs it, with its output collected.
+///
+/// Started with Foundation's `Process`, whose children inherit the test thread's blocked signals: fine
+/// here, since every run exits by itself (and is killed if it does not within its time).
+private struct PairsRun {
+    var status: Int32?
+    var stdout: String
+    var stderr: String
+
+    /// The `pairs` binary built next to this test bundle.
+    static var executable: URL {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var directory = bundle.deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("pairs")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return bundle.deletingLastPathComponent().appendingPathComponent("pairs")
+    }
+
+    init(_ arguments: [String], within seconds: Double = 30) throws {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read both pipes while it runs, so a chatty child never blocks on a full pipe.
+        let collected = OutputBox()
+        let readers = DispatchGroup()
+        for (pipe, isError) in [(out, false), (err, true)] {
+            DispatchQueue.global().async(group: readers) {
+                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                collected.set(String(decoding: data, as: UTF8.self), error: isError)
+            }
+        }
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            status = nil
+        } else {
+            status = process.terminationStatus
+        }
+        _ = readers.wait(timeout: .now() + 5)
+        stdout = collected.out
+        stderr = collected.err
+    }
+}
+
+private final class OutputBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var outText = "", errText = ""
+    func set(_ text: String, error: Bool) {
+        lock.lock()
+        if error { errText = text } else { outText = text }
+        lock.unlock()
+    }
+    var out: String { lock.lock(); defer { lock.unlock() }; return outText }
+    var err: String { lock.lock(); defer { lock.unlock() }; return errText }
+}
+
+@Suite(.serialized)
+struct LoadCommandTests {
+    @Test("pairs load --json prints one JSON object with every documented key, and Foundation parses it")
+    func jsonSummary() throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let run = try PairsRun(["load", "--host", "127.0.0.1", "--port", "\(server.port)", "--games", "20",
+                                "--concurrency", "5", "--json", "--server-pid", "\(getpid())"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 1)
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        let summary = try #require(object)
+        #expect(Set(summary.keys) == Set(LoadReport.jsonKeys))
+        #expect(summary["games"] as? Int == 20)
+        #expect(summary["concurrency"] as? Int == 5)
+        #expect((summary["flips"] as? Int ?? 0) > 0)
+        #expect((summary["errors"] as? [String: Any])?.isEmpty == true)
+        let latency = try #require(summary["latency_ms"] as? [String: Double])
+        #expect(Set(latency.keys) == ["p50", "p90", "p99", "p999", "max", "samples"])
+        #expect(latency["p50"]! <= latency["p99"]! && latency["p99"]! <= latency["max"]!)
+        let connections = try #require(summary["connections"] as? [String: Int])
+        #expect(connections == ["requested": 10, "opened": 10, "failed": 0, "dropped": 0])
+        let cpu = try #require(summary["cpu_s"] as? [String: Any])
+        #expect(cpu["load"] is Double && cpu["server"] is Double)
+        #expect(server.statistics().gamesFinished == 20)
+    }
+
+    @Test("pairs load --duration prints progress lines on stderr and a human summary on stdout, and ends on time")
+    func durationAndProgress() throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let started = Date()
+        let run = try PairsRun(["load", "--host", "127.0.0.1", "--port", "\(server.port)", "--duration", "2.2",
+                                "--concurrency", "4", "--think-ms", "1", "--strategy", "random"])
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(elapsed < 6)
+        let progress = run.stderr.split(separator: "\n").filter { $0.contains("flips/s") && $0.contains("p99") }
+        #expect(progress.count >= 2, "stderr: \(run.stderr)")
+        for label in ["games", "flips", "latency", "p50", "p90", "p99", "max", "errors", "connections", "cpu"] {
+            #expect(run.stdout.contains(label), "no \(label) in: \(run.stdout)")
+        }
+    }
+
+    @Test("Bad options are refused with a sentence and exit status 2", arguments: [
+        ["--concurrency", "0"], ["--strategy", "clever"], ["--bogus"], ["--duration", "soon"], ["--games", "-3"],
+        ["--room-prefix", "no spaces"], ["--room-prefix", String(repeating: "x", count: 40)], ["--rate", "0"],
+        ["--think-ms", "100000"], ["--pairs", "99"], ["--port", "70000"],
+    ])
+    func badOptions(arguments: [String]) throws {
+        let run = try PairsRun(["load"] + arguments, within: 10)
+        #expect(run.status == 2)
+        #expect(run.stderr.hasPrefix("pairs load: "), "stderr: \(run.stderr)")
+        #expect(run.stdout.isEmpty)
+    }
+
+    @Test("With no server listening, pairs load says no connection could be opened and exits 1")
+    func noServer() throws {
+        let (fd, port) = try refusingPort()
+        defer { close(fd) }
+        let run = try PairsRun(["load", "--host", "127.0.0.1", "--port", "\(port)", "--games", "3"], within: 10)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("no connection to 127.0.0.1:\(port) could be opened"), "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("ECONNREFUSED"))
+    }
+
+    @Test("pairs load --help lists every option and the JSON keys, and exits 0")
+    func help() throws {
+        let run = try PairsRun(["load", "--help"], within: 10)
+        #expect(run.status == 0)
+        for option in ["--host", "--port", "--games", "--duration", "--concurrency", "--strategy", "--think-ms", "--pairs",
+                       "--reveal-ms", "--turn-seconds", "--rate", "--room-prefix", "--server-pid", "--json"] {
+            #expect(run.stdout.contains(option))
+        }
+        for key in LoadReport.jsonKeys { #expect(run.stdout.contains(key), "\(key) is not documented") }
+    }
+}

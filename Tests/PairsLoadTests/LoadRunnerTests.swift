@@ -1,0 +1,179 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import PairsLoad
+import PairsRules
+import PairsServer
+import Testing
+
+// Load runs against a real server in this process, over real TCP on 127.0.0.1. Serialized: each run wants
+// the machine's two cores for itself, and several at once would only make each one slower.
+@Suite(.serialized)
+struct LoadRunnerTests {
+    @Test("--games 50 --concurrency 10 finishes exactly 50 games without an error, and the server counts the same")
+    func fiftyGames() throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let runner = try LoadRunner(configuration: loadConfiguration(port: server.port, concurrency: 10, games: 50))
+        let report = try runToEnd(runner)
+
+        #expect(report.games == 50)
+        #expect(report.errorCount == 0, "errors: \(report.errors)")
+        #expect(report.connectionsOpened == 20)
+        #expect(report.connectionFailureCount == 0 && report.connectionDropCount == 0)
+        #expect(report.gamesAbandoned == 0 && report.gamesUnfinished == 0 && report.unfinishedFlips == 0)
+        #expect(report.flips > 0)
+        #expect(report.flips == report.flipsSent)
+        #expect(report.latency.count == UInt64(report.flips))
+        let p50 = report.latency.value(atQuantile: 0.5), p90 = report.latency.value(atQuantile: 0.9)
+        let p99 = report.latency.value(atQuantile: 0.99)
+        #expect(0 < p50 && p50 <= p90 && p90 <= p99 && p99 <= report.latency.max)
+        let statistics = server.statistics()
+        #expect(statistics.gamesFinished == 50)
+        #expect(statistics.flips == report.flips)
+        // Every connection said goodbye before the report: the server has nobody left.
+        try waitUntil("the server to close every connection") { server.statistics().connections == 0 }
+    }
+
+    @Test("--duration ends the run on time, counts the games cut short, and leaves nothing behind on the server")
+    func durationEndsOnTime() throws {
+        let server = try startServer()
+        defer { server.stop() }
+        var configuration = loadConfiguration(port: server.port, concurrency: 6, duration: 1.5)
+        configuration.thinkMilliseconds = 2
+        let started = Date()
+        let report = try runToEnd(LoadRunner(configuration: configuration), within: 10)
+        let elapsed = Date().timeIntervalSince(started)
+
+        #expect(report.durationSeconds >= 1.5 && report.durationSeconds < 1.9, "measured \(report.durationSeconds) s")
+        #expect(elapsed < 4, "the goodbyes took \(elapsed - report.durationSeconds) s")
+        #expect(report.flips > 0 && report.games > 0)
+        #expect(report.errorCount == 0, "errors: \(report.errors)")
+        #expect(report.gamesUnfinished <= 6)
+        // Flips in flight at the end are not dropped from the latency: they are counted with their age.
+        #expect(report.latency.count == UInt64(report.flips + report.unfinishedFlips))
+        // Leaving a game in progress forfeits it: the server counts those as finished too.
+        let finished = server.statistics().gamesFinished
+        #expect(finished >= report.games && finished <= report.games + 6)
+        try waitUntil("the server to close every connection") { server.statistics().connections == 0 }
+    }
+
+    @Test("With a think time, latency is counted from the intended send: it stays far below the think time")
+    func thinkTimeIsNotLatency() throws {
+        let server = try startServer()
+        defer { server.stop() }
+        var configuration = loadConfiguration(port: server.port, concurrency: 4, games: 4)
+        configuration.thinkMilliseconds = 30
+        configuration.pairs = 2
+        let report = try runToEnd(LoadRunner(configuration: configuration))
+        #expect(report.games == 4)
+        // Each flip waited 30 ms before leaving; on an idle loopback server its answer takes far less.
+        #expect(report.latency.value(atQuantile: 0.5) < 20_000_000)
+        #expect(report.durationSeconds > 0.03 * Double(report.flips) / 4 * 0.9)
+    }
+
+    @Test("--rate paces each connection, and the pacing wait is the bot's own, not counted as latency")
+    func ratePacing() throws {
+        let server = try startServer()
+        defer { server.stop() }
+        var configuration = loadConfiguration(port: server.port, concurrency: 1, duration: 1.2)
+        configuration.ratePerConnection = 20
+        let report = try runToEnd(LoadRunner(configuration: configuration))
+        // Two connections at 20 requests a second for 1.2 s, joins and rematches included.
+        #expect(report.flipsSent > 10 && report.flipsSent <= 2 * 20 * 12 / 10 + 2, "sent \(report.flipsSent)")
+        #expect(report.latency.value(atQuantile: 0.5) < 20_000_000)
+        #expect(report.errorCount == 0)
+    }
+
+    @Test("A server with a low rate limit answers rate_limited: the run counts it, resends, and still finishes every game")
+    func rateLimitedIsCounted() throws {
+        let server = try startServer { $0.rateLimit = 4 }
+        defer { server.stop() }
+        var configuration = loadConfiguration(port: server.port, concurrency: 2, games: 12)
+        configuration.pairs = 2
+        let report = try runToEnd(LoadRunner(configuration: configuration))
+
+        #expect(report.errors["rate_limited", default: 0] > 0, "errors: \(report.errors)")
+        #expect(report.resends > 0)
+        #expect(report.games == 12)
+        #expect(report.gamesAbandoned == 0, "dropped: \(report.connectionsDropped)")
+        #expect(report.errors.keys.allSatisfy { $0 == "rate_limited" }, "errors: \(report.errors)")
+        #expect(server.statistics().gamesFinished == 12)
+    }
+
+    @Test("Connections the server refuses (server_full) are counted, their games abandoned, and the other games finish the run")
+    func serverFull() throws {
+        let server = try startServer { $0.maxConnections = 14 }
+        defer { server.stop() }
+        let runner = try LoadRunner(configuration: loadConfiguration(port: server.port, concurrency: 10, games: 30))
+        let report = try runToEnd(runner)
+
+        #expect(report.connectionFailureCount == 6, "failures: \(report.connectionFailures)")
+        #expect(report.connectionFailures.keys.allSatisfy { ["bye server_full", "ECONNRESET", "closed"].contains($0) },
+                "failures: \(report.connectionFailures)")
+        #expect((3...6).contains(report.gamesAbandoned))
+        #expect(report.games == 30)
+        #expect(report.errorCount == 0, "errors: \(report.errors)")
+    }
+
+    @Test("A connection cut mid-run is reported as dropped, its game abandoned, and the remaining games play on")
+    func droppedMidRun() throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let proxy = try CuttingProxy(serverPort: server.port)
+        defer { proxy.close() }
+        var configuration = loadConfiguration(port: proxy.port, concurrency: 4, games: 60)
+        configuration.thinkMilliseconds = 1
+        let runner = try LoadRunner(configuration: configuration)
+        let done = DispatchSemaphore(value: 0)
+        let box = ReportBox()
+        runner.start { report in
+            box.set(report)
+            done.signal()
+        }
+        try waitUntil("games under way") { server.statistics().flips >= 40 }
+        #expect(proxy.accepted == 8)
+        proxy.cut(0)
+        guard done.wait(timeout: .now() + 60) == .success, let report = box.get() else {
+            runner.stop()
+            throw TimedOut(what: "the report")
+        }
+
+        #expect(report.connectionDropCount == 1, "dropped: \(report.connectionsDropped)")
+        #expect(report.gamesAbandoned == 1)
+        #expect(report.games == 60)
+        #expect(report.connectionFailureCount == 0)
+    }
+
+    @Test("When every connection is refused the run ends at once and says so in the report")
+    func nothingListening() throws {
+        let (fd, port) = try refusingPort()
+        defer { close(fd) }
+        let report = try runToEnd(LoadRunner(configuration: loadConfiguration(port: port, concurrency: 3, games: 5)), within: 10)
+        #expect(report.connectionsOpened == 0)
+        // Both connections of a game may have been connecting when the first was refused.
+        #expect(report.connectionFailures.keys.sorted() == ["ECONNREFUSED"])
+        #expect((3...6).contains(report.connectionFailureCount))
+        #expect(report.gamesAbandoned == 3)
+        #expect(report.durationSeconds < 2)
+    }
+}
+
+/// A port on 127.0.0.1 that refuses connections while the returned socket stays open: bound (so nothing
+/// else takes it) but not listening.
+func refusingPort() throws -> (socket: Int32, port: Int) {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard bound == 0 else { throw TimedOut(what: "a port to bind") }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+    }
+    return (fd, Int(UInt16(bigEndian: address.sin_port)))
+}
