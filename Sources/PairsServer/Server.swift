@@ -204,9 +204,16 @@ public final class Server: @unchecked Sendable {
     }
 
     /// Tells a connection over the limit why it is turned away, and closes it.
+    ///
+    /// A client that already sent its first request would get a reset from a plain close (unread input
+    /// makes the kernel abort the connection), and a reset can destroy the `bye` before the client reads it.
+    /// So the server half-closes after the `bye` and discards what has arrived before closing.
     private func refuse(_ fd: Int32) {
         let bye = ServerMessageEncoder.encode(.bye(.serverFull))
         _ = bye.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        Glibc.shutdown(fd, Int32(SHUT_WR))
+        var reads = 0 // bounded, so a client that keeps sending cannot hold the queue here
+        while reads < 4, Glibc.read(fd, readBuffer.baseAddress, readBuffer.count) > 0 { reads += 1 }
         Glibc.close(fd)
         let now = MonotonicClock.now()
         if lastFullWarning.milliseconds(until: now) >= 1000 {
