@@ -23,10 +23,12 @@ let package = Package(
         // The one executable: a thin command-line front over the modules above.
         .executableTarget(name: "pairs", dependencies: ["PairsRules", "PairsWire", "PairsServer", "PairsClient", "PairsLoad"]),
 
+        // Helpers shared by the test targets (seeded games played with the real rules); not shipped.
+        .target(name: "PairsTestSupport", dependencies: ["PairsRules"], path: "Tests/PairsTestSupport"),
         .testTarget(name: "PairsRulesTests", dependencies: ["PairsRules"]),
-        .testTarget(name: "PairsWireTests", dependencies: ["PairsWire", "PairsRules"]),
+        .testTarget(name: "PairsWireTests", dependencies: ["PairsWire", "PairsRules", "PairsTestSupport"]),
         .testTarget(name: "PairsServerTests", dependencies: ["PairsServer", "PairsWire", "PairsRules"]),
         .testTarget(name: "PairsClientTests", dependencies: ["PairsClient", "PairsServer", "PairsWire", "PairsRules"]),
-        .testTarget(name: "PairsLoadTests", dependencies: ["PairsLoad", "PairsServer", "PairsClient", "PairsWire", "PairsRules"]),
+        .testTarget(name: "PairsLoadTests", dependencies: ["PairsLoad", "PairsServer", "PairsClient", "PairsWire", "PairsRules", "PairsTestSupport"]),
     ]
 )
