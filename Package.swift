@@ -23,12 +23,13 @@ let package = Package(
         // The one executable: a thin command-line front over the modules above.
         .executableTarget(name: "pairs", dependencies: ["PairsRules", "PairsWire", "PairsServer", "PairsClient", "PairsLoad"]),
 
-        // Helpers shared by the test targets (seeded games played with the real rules); not shipped.
+        // Helpers shared by the test targets (seeded games played with the real rules, finding the built
+        // binary and the tools CI installs); not shipped.
         .target(name: "PairsTestSupport", dependencies: ["PairsRules"], path: "Tests/PairsTestSupport"),
         .testTarget(name: "PairsRulesTests", dependencies: ["PairsRules"]),
         .testTarget(name: "PairsWireTests", dependencies: ["PairsWire", "PairsRules", "PairsTestSupport"]),
-        .testTarget(name: "PairsServerTests", dependencies: ["PairsServer", "PairsWire", "PairsRules"]),
-        .testTarget(name: "PairsClientTests", dependencies: ["PairsClient", "PairsServer", "PairsWire", "PairsRules"]),
+        .testTarget(name: "PairsServerTests", dependencies: ["PairsServer", "PairsWire", "PairsRules", "PairsTestSupport"]),
+        .testTarget(name: "PairsClientTests", dependencies: ["PairsClient", "PairsServer", "PairsWire", "PairsRules", "PairsTestSupport"]),
         .testTarget(name: "PairsLoadTests", dependencies: ["PairsLoad", "PairsServer", "PairsClient", "PairsWire", "PairsRules", "PairsTestSupport"]),
     ]
 )

@@ -4,6 +4,7 @@ import Glibc
 #endif
 import PairsServer
 import Testing
+import PairsTestSupport
 
 @Test("two pairs bot processes play 100 full games against a server: every game ends and the scores add up",
       .timeLimit(.minutes(3)))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PairsTestSupport
 
 /// What each terminal shows in clients/netcat.md, in order: typed lines and received lines.
 private func terminalTranscripts() throws -> [String: [String]] {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PairsTestSupport
 
 /// The face-down cards of a plain `board:` line (`board: 0 1 2=cat¹ 3 4=[dog] 5` gives 0, 1, 3, 5).
 private func faceDownCards(_ line: String) -> [Int] {

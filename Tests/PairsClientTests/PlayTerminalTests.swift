@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PairsTestSupport
 
 /// The face-down cards on a `pairs play` screen: each shows its number and `···`.
 private func faceDownCards(on screen: String) -> [Int] {

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import Testing
+import PairsTestSupport
 
 @Test("the Python bot plays full games against pairs bot, and both report the same games",
       .timeLimit(.minutes(2)), arguments: ["memory", "random"])

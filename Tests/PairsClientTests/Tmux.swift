@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
+import PairsTestSupport
 #endif
 
 /// A detached tmux session on a private server socket, running one command in one window, for driving a

@@ -1,51 +1,7 @@
 import Foundation
+import PairsTestSupport
 
-/// Finds the programs the end-to-end tests run: the `pairs` binary this build produced, and the
-/// external tools (python3, tmux) that CI installs.
-enum Tools {
-    /// A program the tests need is missing: the test fails with this message rather than passing silently.
-    struct Missing: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    /// The `pairs` executable from the same build as these tests.
-    ///
-    /// `swift test` runs the tests from `<build>/<configuration>/` (as `PairsPackageTests.xctest`), where
-    /// the executable product sits too, whether the build directory is `.build` or a `--scratch-path`.
-    /// The search walks up from the test binary and from the bundle, and `PAIRS_BINARY` overrides it.
-    static func pairs() throws -> URL {
-        let files = FileManager.default
-        if let override = ProcessInfo.processInfo.environment["PAIRS_BINARY"] {
-            guard files.isExecutableFile(atPath: override) else { throw Missing(description: "PAIRS_BINARY=\(override) is not an executable") }
-            return URL(fileURLWithPath: override)
-        }
-        let starts = [URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath(), Bundle.main.bundleURL]
-        for start in starts {
-            var directory = start
-            // A few levels cover a test bundle inside the build directory on every platform.
-            for _ in 0..<4 {
-                let candidate = directory.appendingPathComponent("pairs")
-                var isDirectory: ObjCBool = false
-                if files.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue,
-                   files.isExecutableFile(atPath: candidate.path) {
-                    return candidate
-                }
-                directory.deleteLastPathComponent()
-            }
-        }
-        throw Missing(description: "cannot find the pairs executable near \(starts.map(\.path)); build it first (swift build) or set PAIRS_BINARY")
-    }
-
-    /// The full path of `name` on PATH, or a failure naming what to install.
-    static func external(_ name: String) throws -> URL {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for directory in path.split(separator: ":") {
-            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        throw Missing(description: "\(name) is not installed (not on PATH); this test needs it")
-    }
-
+extension Tools {
     /// The repository's `clients/` directory, found from this source file.
     static var clientsDirectory: URL {
         URL(fileURLWithPath: #filePath)

@@ -4,6 +4,7 @@ import Glibc
 #endif
 import PairsLoad
 import PairsServer
+import PairsTestSupport
 import Testing
 
 /// The built `pairs` binary, run as a person runs it, with its output collected.
@@ -15,21 +16,9 @@ private struct PairsRun {
     var stdout: String
     var stderr: String
 
-    /// The `pairs` binary built next to this test bundle.
-    static var executable: URL {
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var directory = bundle.deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("pairs")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        return bundle.deletingLastPathComponent().appendingPathComponent("pairs")
-    }
-
     init(_ arguments: [String], within seconds: Double = 30) throws {
         let process = Process()
-        process.executableURL = Self.executable
+        process.executableURL = try Tools.pairs()
         process.arguments = arguments
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

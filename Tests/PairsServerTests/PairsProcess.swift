@@ -1,4 +1,5 @@
 import Foundation
+import PairsTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,20 +11,8 @@ final class PairsProcess {
     private let stderr = Pipe()
     private var buffered: [UInt8] = []
 
-    /// The `pairs` binary built next to this test bundle.
-    static var executable: URL {
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var directory = bundle.deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("pairs")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        return bundle.deletingLastPathComponent().appendingPathComponent("pairs")
-    }
-
     init(_ arguments: [String]) throws {
-        process.executableURL = Self.executable
+        process.executableURL = try Tools.pairs()
         process.arguments = arguments
         process.standardOutput = stdout
         process.standardError = stderr
