@@ -17,8 +17,8 @@ extension Server {
             send(.error(error), to: connection)
             return
         }
-        guard let request else { return } // blank lines are ignored, but counted against the rate
-        guard admit(messageFrom: connection, id: request.id, at: now) else { return }
+        // A blank line is ignored but still counts against the rate, so newlines alone cannot flood.
+        guard admit(messageFrom: connection, id: request?.id, at: now), let request else { return }
         handle(request, from: connection, at: now)
     }
 

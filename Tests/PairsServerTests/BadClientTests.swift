@@ -88,6 +88,17 @@ struct BadClientTests {
         _ = try bystander.waitFor("pong") { if case .pong = $0 { true } else { false } }
     }
 
+    @Test("blank lines count against the rate limit, so a flood of newlines is cut off too")
+    func blankLineFloodIsCut() throws {
+        let server = try startServer { $0.rateLimit = 20 }
+        defer { server.stop() }
+        let client = try TestClient(port: server.port)
+        client.sendRaw([UInt8](repeating: UInt8(ascii: "\n"), count: 400))
+        _ = try client.waitForError(.rateLimited)
+        #expect(try client.waitForBye() == .flooding)
+        try client.waitForClose()
+    }
+
     @Test("a client that never reads is dropped as too slow while its room plays on")
     func slowReaderIsDropped() throws {
         let server = try startServer {
