@@ -12,14 +12,17 @@ let package = Package(
         .target(name: "PairsRules"),
         // The wire: messages, the JSON codec, text commands and line framing. Knows bytes, not sockets.
         .target(name: "PairsWire", dependencies: ["PairsRules"]),
-        // The TCP server: sockets, Dispatch queues, timers, rooms.
-        .target(name: "PairsServer", dependencies: ["PairsRules", "PairsWire"]),
-        // The bundled clients: a client connection, bots and their strategies, the terminal player.
-        .target(name: "PairsClient", dependencies: ["PairsRules", "PairsWire"]),
         // <sys/epoll.h>, which the toolchain's Glibc module leaves out. A header only: glibc has the code.
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
-        // The load generator: thousands of bot games over real TCP from one process, on one epoll instance.
-        .target(name: "PairsLoad", dependencies: ["PairsClient", "PairsWire", "PairsRules", "CEpoll"]),
+        // Many sockets in one epoll set behind one Dispatch source: the server's and the load client's
+        // readiness, one wakeup per batch instead of one per socket event.
+        .target(name: "PairsPolling", dependencies: ["CEpoll"]),
+        // The TCP server: sockets, Dispatch queues, timers, rooms.
+        .target(name: "PairsServer", dependencies: ["PairsRules", "PairsWire", "PairsPolling"]),
+        // The bundled clients: a client connection, bots and their strategies, the terminal player.
+        .target(name: "PairsClient", dependencies: ["PairsRules", "PairsWire"]),
+        // The load generator: thousands of bot games over real TCP from one process, on one epoll set.
+        .target(name: "PairsLoad", dependencies: ["PairsClient", "PairsWire", "PairsRules", "PairsPolling"]),
         // The one executable: a thin command-line front over the modules above.
         .executableTarget(name: "pairs", dependencies: ["PairsRules", "PairsWire", "PairsServer", "PairsClient", "PairsLoad"]),
 

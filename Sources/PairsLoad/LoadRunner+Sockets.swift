@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import PairsClient
+import PairsPolling
 import PairsRules
 import PairsWire
 

@@ -3,6 +3,7 @@ import Dispatch
 import Glibc
 #endif
 import PairsClient
+import PairsPolling
 import PairsRules
 import PairsWire
 
@@ -89,7 +90,11 @@ public final class LoadRunner: @unchecked Sendable {
         let limit = FileLimit.current()
         guard needed <= limit else { throw .tooFewDescriptors(needed: needed, limit: limit) }
         address = try ServerAddress.resolve(host: configuration.host, port: configuration.port)
-        poller = try EventPoller()
+        do {
+            poller = try EventPoller()
+        } catch {
+            throw .system(call: error.call, errno: error.errno)
+        }
         thinkNanoseconds = UInt64(configuration.thinkMilliseconds) * LoadClock.nanosecondsPerMillisecond
         flipLine.reserveCapacity(64)
     }

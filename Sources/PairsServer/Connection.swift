@@ -1,15 +1,15 @@
-import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
+import PairsPolling
 import PairsRules
 import PairsWire
 
-/// One client: its socket, its Dispatch sources, its buffers and where it is (lobby, seat, or watching).
+/// One client: its socket, its buffers and where it is (lobby, seat, or watching).
 ///
 /// Confined to the server's queue: every property is read and written only on that queue, which is what
-/// makes `@unchecked Sendable` true. Dispatch handlers capture a connection, but they run on that queue.
-/// Decisions (what a message means, when to drop a client) belong to `Server`; this type only moves bytes.
+/// makes `@unchecked Sendable` true. Decisions (what a message means, when to drop a client) belong to
+/// `Server`; this type only moves bytes.
 final class Connection: @unchecked Sendable {
     /// Where the connection is.
     enum Place {
@@ -61,15 +61,12 @@ final class Connection: @unchecked Sendable {
     var idleNext: Connection?
     var isInIdleList = false
 
-    private var queue: DispatchQueue?
-    private var writableHandler: (@Sendable () -> Void)?
-    private var readSource: DispatchSourceRead?
-    private var writeSource: DispatchSourceWrite?
-    private var isWriteSourceSuspended = false
-    /// Sources not yet through their cancel handler. The descriptor is closed only when this reaches
-    /// zero: Dispatch requires it to stay open until every source on it is cancelled.
-    private var liveSources = 0
-    private var isSocketClosed = false
+    /// The server's epoll set, once the connection is in it.
+    private var poller: EventPoller?
+    /// Whether the socket is watched for room to write: only while output is queued, since an empty
+    /// socket buffer is writable nearly always and would report so in every batch.
+    private var isWatchingWritable = false
+    private(set) var isSocketClosed = false
 
     init(id: Int, fd: Int32, peer: String, now: Moment) {
         self.id = id
@@ -86,17 +83,10 @@ final class Connection: @unchecked Sendable {
         }
     }
 
-    /// Starts delivering events on `queue`: `readable` when input arrives, `writable` when queued output
-    /// can go out.
-    func start(on queue: DispatchQueue, readable: @escaping @Sendable () -> Void, writable: @escaping @Sendable () -> Void) {
-        self.queue = queue
-        writableHandler = writable
-        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-        source.setEventHandler(handler: readable)
-        source.setCancelHandler { [self] in sourceCancelled() }
-        liveSources += 1
-        readSource = source
-        source.activate()
+    /// Puts the socket in the server's epoll set, which reports it by its descriptor.
+    func watch(with poller: EventPoller) -> Bool {
+        self.poller = poller
+        return poller.add(fd, token: UInt64(fd), interest: EventPoller.readable)
     }
 
     /// Reads what the socket has, up to the buffer's size.
@@ -113,7 +103,7 @@ final class Connection: @unchecked Sendable {
         }
     }
 
-    /// Sends `bytes` now if the socket takes them, queues what it does not, and arms the write source.
+    /// Sends `bytes` now if the socket takes them, queues what it does not, and watches for room to write.
     /// The array is queued by reference, so a broadcast costs no copy per recipient.
     func write(_ bytes: [UInt8], limit: Int) -> WriteOutcome {
         guard !isSocketClosed else { return .failed }
@@ -126,7 +116,7 @@ final class Connection: @unchecked Sendable {
         if sent == bytes.count { return .accepted }
         if sent < 0, errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR { return .failed }
         output.append(bytes, alreadySent: max(0, sent))
-        armWriteSource()
+        watchWritable(true)
         return .accepted
     }
 
@@ -144,10 +134,7 @@ final class Connection: @unchecked Sendable {
             if sent == 0 { break }
             budget -= sent
         }
-        if output.isEmpty, let source = writeSource, !isWriteSourceSuspended {
-            source.suspend()
-            isWriteSourceSuspended = true
-        }
+        if output.isEmpty { watchWritable(false) }
         return true
     }
 
@@ -158,46 +145,18 @@ final class Connection: @unchecked Sendable {
         _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
-    /// Stops all events and closes the socket once Dispatch lets go of it.
+    /// Closes the socket, which also takes it out of the epoll set (the server never duplicates it).
     func closeSocket() {
         guard !isSocketClosed else { return }
         isSocketClosed = true
         output.removeAll()
-        readSource?.cancel()
-        if let source = writeSource {
-            if isWriteSourceSuspended {
-                source.resume() // a suspended source never runs its cancel handler
-                isWriteSourceSuspended = false
-            }
-            source.cancel()
-        }
-        if liveSources == 0 { Glibc.close(fd) }
-    }
-
-    private func armWriteSource() {
-        guard let queue, let handler = writableHandler else { return }
-        if let source = writeSource {
-            if isWriteSourceSuspended {
-                source.resume()
-                isWriteSourceSuspended = false
-            }
-            return
-        }
-        let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
-        source.setEventHandler(handler: handler)
-        source.setCancelHandler { [self] in sourceCancelled() }
-        liveSources += 1
-        writeSource = source
-        source.activate()
-    }
-
-    private func sourceCancelled() {
-        liveSources -= 1
-        guard liveSources == 0 else { return }
-        // Dropping the sources breaks the cycle connection -> source -> handler -> connection.
-        readSource = nil
-        writeSource = nil
-        writableHandler = nil
         Glibc.close(fd)
+    }
+
+    private func watchWritable(_ wanted: Bool) {
+        guard wanted != isWatchingWritable, let poller else { return }
+        isWatchingWritable = wanted
+        let interest = wanted ? EventPoller.readable | EventPoller.writable : EventPoller.readable
+        _ = poller.modify(fd, token: UInt64(fd), interest: interest)
     }
 }

@@ -2,6 +2,7 @@ import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
+import PairsPolling
 import PairsRules
 import PairsWire
 
@@ -9,9 +10,13 @@ import PairsWire
 /// writes every state change to everyone in the room.
 ///
 /// One serial queue owns everything: connections, rooms, the lobby, the counters. Sockets are non-blocking
-/// and every Dispatch source (reads, writes, accepts, timers) targets that queue, so no state is ever
-/// touched by two threads and no lock is needed. That is the `@unchecked Sendable` promise: every mutable
-/// property below is used only on `queue`. The public methods hop onto it.
+/// and every Dispatch source (accepts, readiness, timers) targets that queue, so no state is ever touched
+/// by two threads and no lock is needed. That is the `@unchecked Sendable` promise: every mutable property
+/// below is used only on `queue`. The public methods hop onto it.
+///
+/// Client sockets sit in one epoll set (`EventPoller`) watched by a single Dispatch read source, as Redis's
+/// ae loop watches all its clients: one Dispatch wakeup serves every socket that became ready meanwhile,
+/// where a source per socket would cost Dispatch's manager thread two hand-offs per event.
 public final class Server: @unchecked Sendable {
     /// Connections accepted per readable event on the listening socket, so a connection storm cannot
     /// starve the games already running.
@@ -19,7 +24,7 @@ public final class Server: @unchecked Sendable {
     /// Bytes read per readable event: one buffer, shared by all connections since only the queue reads.
     static let readBufferBytes = 64 * 1024
     /// Descriptors kept back from `--max-connections`' default: stdio, the listening socket, the spare
-    /// descriptor and Dispatch's own.
+    /// descriptor, the epoll set and Dispatch's own.
     static let reservedDescriptors = 16
     /// How long a shutdown waits for goodbyes to drain before closing anyway (the process must exit
     /// within two seconds of SIGTERM).
@@ -42,6 +47,12 @@ public final class Server: @unchecked Sendable {
     private var nextConnectionID = 1
     private var listeningFD: Int32 = -1
     private var acceptSource: DispatchSourceRead?
+    /// Fires when any client socket is ready; the handler harvests them all from `poller`.
+    private var readinessSource: DispatchSourceRead?
+    private var poller: EventPoller?
+    /// Every open client socket by descriptor (the token the epoll set reports), including connections
+    /// still saying goodbye; a socket leaves it when it is closed.
+    private var sockets: [Int32: Connection] = [:]
     private var sweepTimer: DispatchSourceTimer?
     /// A descriptor held open so that, when the process runs out, one can be freed to accept a client and
     /// tell it `server_full` instead of leaving it hanging in the backlog.
@@ -87,7 +98,21 @@ public final class Server: @unchecked Sendable {
         let fileLimit = SocketOptions.raiseFileLimit()
         let fd = try SocketOptions.listen(on: address, backlog: 4096)
         let bound = try SocketAddress(boundTo: fd)
+        let poller: EventPoller
+        do {
+            poller = try EventPoller()
+        } catch {
+            Glibc.close(fd)
+            throw .system(call: error.call, errno: error.errno)
+        }
         queue.sync {
+            self.poller = poller
+            let readiness = DispatchSource.makeReadSource(fileDescriptor: poller.descriptor, queue: queue)
+            readiness.setEventHandler { [self] in serviceReadySockets() }
+            // The epoll descriptor must stay open until Dispatch has let go of it.
+            readiness.setCancelHandler { withExtendedLifetime(poller) {} }
+            readiness.activate()
+            readinessSource = readiness
             listeningFD = fd
             boundAddress = bound
             maxConnections = configuration.maxConnections ?? max(1, fileLimit - Self.reservedDescriptors)
@@ -141,11 +166,13 @@ public final class Server: @unchecked Sendable {
         let now = MonotonicClock.now()
         for (id, entry) in draining where entry.connection.output.isEmpty || entry.deadline <= now {
             draining[id] = nil
-            entry.connection.closeSocket()
+            release(entry.connection)
         }
         if draining.isEmpty {
             sweepTimer?.cancel()
             sweepTimer = nil
+            readinessSource?.cancel()
+            readinessSource = nil
             for room in directory.rooms.values { room.timer.cancel() }
             if spareFD >= 0 { Glibc.close(spareFD); spareFD = -1 }
             log.info("server stopped")
@@ -193,12 +220,14 @@ public final class Server: @unchecked Sendable {
             // allowance; a client that backs off when told earns the allowance back within seconds.
             connection.floodAllowance = TokenBucket(ratePerSecond: rate / 4, burst: Double(configuration.rateBurst), now: now)
         }
+        guard let poller, connection.watch(with: poller) else {
+            log.warning("c\(connection.id) refused: cannot watch its socket: \(String(cString: strerror(errno)))")
+            Glibc.close(fd)
+            return
+        }
+        sockets[fd] = connection
         connections[connection.id] = connection
         idleList.touch(connection)
-        connection.start(
-            on: queue,
-            readable: { [self] in readable(connection) },
-            writable: { [self] in writable(connection) })
         send(.welcome(Welcome(server: serverName, session: "c\(connection.id)", hint: hint)), to: connection)
         log.debug("c\(connection.id) connected from \(peer)")
     }
@@ -236,6 +265,28 @@ public final class Server: @unchecked Sendable {
 
     // MARK: Reading and writing
 
+    /// Batches of ready sockets harvested per Dispatch wakeup at most, so timers, accepts and the sweep
+    /// get the queue between them however busy the clients are (Dispatch calls again while any remain).
+    static let maxBatchesPerWakeup = 4
+
+    /// The readiness source's handler: every socket that is ready, each handled as its own event. A
+    /// harvest that comes back empty ends the wakeup; one that does not is followed by another at once,
+    /// since sockets that became ready meanwhile are cheaper to collect now than after another wakeup.
+    private func serviceReadySockets() {
+        guard let poller else { return }
+        for _ in 0..<Self.maxBatchesPerWakeup {
+            let count = poller.harvest { token, events in
+                // A socket closed earlier in this batch is no longer in the table.
+                guard let connection = sockets[Int32(truncatingIfNeeded: token)] else { return }
+                if events & EventPoller.writable != 0 { writable(connection) }
+                if events & (EventPoller.readable | EventPoller.failed) != 0, !connection.isSocketClosed {
+                    readable(connection)
+                }
+            }
+            if count == 0 { break }
+        }
+    }
+
     private func readable(_ connection: Connection) {
         switch connection.read(into: readBuffer) {
         case .bytes(let count):
@@ -262,10 +313,10 @@ public final class Server: @unchecked Sendable {
     }
 
     /// The peer closed or reset: a goodbye in progress is over, anyone else is dropped. (An end of stream
-    /// stays readable, so leaving the socket open would spin the read source.)
+    /// stays readable, so leaving the socket open would report it in every batch.)
     private func peerGone(_ connection: Connection, why: String) {
         if let entry = draining.removeValue(forKey: connection.id) {
-            entry.connection.closeSocket()
+            release(entry.connection)
         } else {
             schedule(close: connection, .dropped(why))
         }
@@ -276,7 +327,7 @@ public final class Server: @unchecked Sendable {
             schedule(close: connection, .dropped("write failed"))
         } else if connection.output.isEmpty, draining[connection.id] != nil {
             draining[connection.id] = nil
-            connection.closeSocket()
+            release(connection)
         }
         finishEvent()
     }
@@ -327,18 +378,18 @@ public final class Server: @unchecked Sendable {
         switch kind {
         case .dropped(let reason):
             why = reason
-            connection.closeSocket()
+            release(connection)
         case .bye(let reason):
             why = reason.rawValue
             connection.output.removeAll()
             connection.writeLastWords(ServerMessageEncoder.encode(.bye(reason)))
-            connection.closeSocket()
+            release(connection)
         case .byeAfterFlush(let reason):
             why = reason.rawValue
             let bye = ServerMessageEncoder.encode(.bye(reason))
             if connection.output.isEmpty {
                 connection.writeLastWords(bye)
-                connection.closeSocket()
+                release(connection)
             } else {
                 _ = connection.write(bye, limit: .max)
                 let wait = reason == .shutdown ? Self.shutdownDrainMilliseconds : Self.quitDrainMilliseconds
@@ -348,6 +399,12 @@ public final class Server: @unchecked Sendable {
         if case .bye(.serverFull) = kind {} else if !isShuttingDown {
             log.info("c\(connection.id) (\(connection.name)) disconnected: \(why)")
         }
+    }
+
+    /// Closes the socket for good and forgets it.
+    private func release(_ connection: Connection) {
+        sockets[connection.fd] = nil
+        connection.closeSocket()
     }
 
     // MARK: Housekeeping
@@ -362,7 +419,7 @@ public final class Server: @unchecked Sendable {
         }
         for (id, entry) in draining where entry.deadline <= now {
             draining[id] = nil
-            entry.connection.closeSocket()
+            release(entry.connection)
         }
         finishEvent()
     }

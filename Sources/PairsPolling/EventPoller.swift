@@ -3,22 +3,25 @@ import CEpoll
 import Glibc
 #endif
 
-/// One level-triggered `epoll` instance holding every socket of a load run, harvested in batches.
+/// One level-triggered `epoll` instance holding many sockets, harvested in batches.
 ///
-/// Why not one `DispatchSource` per socket, as the server does: every Dispatch source is its own
-/// registration and its own wakeup, and a load client's sockets are all busy at once. On a 2-core machine
-/// thousands of per-socket wakeups a second would make the load client burn more CPU than the server it
-/// is measuring, and then it measures itself. Here the sockets live in one epoll instance, and the owner
-/// watches only the epoll descriptor (with one Dispatch read source): one wakeup, then `harvest` collects
-/// up to `maxEvents` ready sockets with a single non-blocking `epoll_wait`, so the cost of a wakeup is
-/// shared by every socket that became ready meanwhile. (The server keeps one source per connection, as
-/// issue 3 asks: there the per-connection cost is what is being measured.)
+/// Why not one `DispatchSource` per socket: on Linux every Dispatch fd source is registered one-shot with
+/// Dispatch's manager thread, so each event costs a wakeup of that thread, a hand-off to a worker, and,
+/// after the handler, another trip through the manager (an eventfd write and an `epoll_ctl`) to re-arm the
+/// source. With thousands of busy sockets on two cores those hand-offs are most of the work (measured:
+/// BENCHMARKS.md, "Why one epoll set"). Here the sockets live in one epoll instance and the owner watches
+/// only its descriptor, with one Dispatch read source: one wakeup, then `harvest` collects up to
+/// `maxEvents` ready sockets with a single non-blocking `epoll_wait`, so the cost of a wakeup is shared by
+/// every socket that became ready meanwhile. Dispatch still drives everything: the handler runs on the
+/// owner's queue, between its timers, and never blocks.
 ///
 /// Level-triggered, so a socket that still has bytes after one read is simply reported again in the next
 /// batch; no socket has to be drained in one go, and none can be forgotten.
+///
+/// Not thread-safe: its owner calls it from one queue.
 public final class EventPoller {
     /// Ready sockets collected per `epoll_wait`: enough to amortise a wakeup over many sockets, small enough
-    /// that timers and the other sockets get their turn between batches.
+    /// that timers and the other sources on the owner's queue get their turn between batches.
     public static let maxEvents = 512
 
     /// The epoll descriptor, to watch for readiness.
@@ -30,9 +33,10 @@ public final class EventPoller {
     /// Errors and hang-ups are always reported, whether asked for or not.
     public static let failed = EPOLLERR.rawValue | EPOLLHUP.rawValue
 
-    public init() throws(LoadError) {
+    /// Creates the epoll instance; fails with `errno` when the process cannot have one.
+    public init() throws(SystemCallError) {
         let fd = epoll_create1(Int32(EPOLL_CLOEXEC))
-        guard fd >= 0 else { throw .system(call: "epoll_create1", errno: errno) }
+        guard fd >= 0 else { throw SystemCallError(call: "epoll_create1", errno: errno) }
         descriptor = fd
         events = .allocate(capacity: Self.maxEvents)
     }
@@ -72,5 +76,16 @@ public final class EventPoller {
         event.events = interest
         event.data.u64 = token
         return epoll_ctl(descriptor, operation, fd, &event) == 0
+    }
+}
+
+/// A system call that failed, and its `errno`.
+public struct SystemCallError: Error, Sendable, Hashable {
+    public let call: String
+    public let errno: Int32
+
+    public init(call: String, errno: Int32) {
+        self.call = call
+        self.errno = errno
     }
 }
