@@ -30,6 +30,7 @@ let package = Package(
         // binary and the tools CI installs); not shipped.
         .target(name: "PairsTestSupport", dependencies: ["PairsRules"], path: "Tests/PairsTestSupport"),
         .testTarget(name: "PairsRulesTests", dependencies: ["PairsRules"]),
+        .testTarget(name: "PairsPollingTests", dependencies: ["PairsPolling"]),
         .testTarget(name: "PairsWireTests", dependencies: ["PairsWire", "PairsRules", "PairsTestSupport"]),
         .testTarget(name: "PairsServerTests", dependencies: ["PairsServer", "PairsWire", "PairsRules", "PairsTestSupport"]),
         .testTarget(name: "PairsClientTests", dependencies: ["PairsClient", "PairsServer", "PairsWire", "PairsRules", "PairsTestSupport"]),

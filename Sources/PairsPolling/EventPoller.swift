@@ -9,7 +9,7 @@ import Glibc
 /// Dispatch's manager thread, so each event costs a wakeup of that thread, a hand-off to a worker, and,
 /// after the handler, another trip through the manager (an eventfd write and an `epoll_ctl`) to re-arm the
 /// source. With thousands of busy sockets on two cores those hand-offs are most of the work (measured:
-/// BENCHMARKS.md, "Why one epoll set"). Here the sockets live in one epoll instance and the owner watches
+/// README.md, "Benchmarks"). Here the sockets live in one epoll instance and the owner watches
 /// only its descriptor, with one Dispatch read source: one wakeup, then `harvest` collects up to
 /// `maxEvents` ready sockets with a single non-blocking `epoll_wait`, so the cost of a wakeup is shared by
 /// every socket that became ready meanwhile. Dispatch still drives everything: the handler runs on the

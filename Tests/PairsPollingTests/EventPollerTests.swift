@@ -1,0 +1,139 @@
+import PairsPolling
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A connected pair of local stream sockets, closed when the test is done with them.
+private final class SocketPair {
+    let ours: Int32
+    let theirs: Int32
+
+    init() throws {
+        var fds: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0 else {
+            throw SystemCallError(call: "socketpair", errno: errno)
+        }
+        ours = fds[0]
+        theirs = fds[1]
+        _ = fcntl(ours, F_SETFL, O_NONBLOCK)
+    }
+
+    deinit {
+        close(ours)
+        close(theirs)
+    }
+
+    func send(_ text: String) {
+        _ = text.utf8CString.withUnsafeBytes { write(theirs, $0.baseAddress, text.utf8.count) }
+    }
+
+    func drain() {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while read(ours, &buffer, buffer.count) > 0 {}
+    }
+}
+
+/// Raises the soft descriptor limit to the hard one, as the server does at start: a default soft limit of
+/// 1,024 is fewer than a test with more ready sockets than one harvest holds needs.
+private func raiseDescriptorLimit() {
+    var limit = rlimit()
+    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+    limit.rlim_cur = limit.rlim_max
+    _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+}
+
+/// Everything one harvest reported, by token.
+private func harvestAll(_ poller: EventPoller) -> [UInt64: UInt32] {
+    var seen: [UInt64: UInt32] = [:]
+    _ = poller.harvest { token, events in seen[token] = events }
+    return seen
+}
+
+@Suite("The epoll set behind the server's and the load client's event loops")
+struct EventPollerTests {
+    @Test("an idle socket is not reported, and one with input is reported readable under its token")
+    func reportsInputUnderItsToken() throws {
+        let poller = try EventPoller()
+        let pair = try SocketPair()
+        #expect(poller.add(pair.ours, token: 42, interest: EventPoller.readable))
+        #expect(harvestAll(poller).isEmpty)
+
+        pair.send("flip 3\n")
+        let seen = harvestAll(poller)
+        #expect(seen.keys.sorted() == [42])
+        #expect((seen[42] ?? 0) & EventPoller.readable != 0)
+    }
+
+    @Test("input left unread is reported again in the next harvest (level-triggered), and not once it is read")
+    func unreadInputIsReportedAgain() throws {
+        let poller = try EventPoller()
+        let pair = try SocketPair()
+        #expect(poller.add(pair.ours, token: 7, interest: EventPoller.readable))
+        pair.send("hello\n")
+        #expect(harvestAll(poller).keys.sorted() == [7])
+        #expect(harvestAll(poller).keys.sorted() == [7])
+        pair.drain()
+        #expect(harvestAll(poller).isEmpty)
+    }
+
+    @Test("room to write is reported only while it is asked for")
+    func writableOnlyWhileAskedFor() throws {
+        let poller = try EventPoller()
+        let pair = try SocketPair()
+        #expect(poller.add(pair.ours, token: 1, interest: EventPoller.readable))
+        #expect(harvestAll(poller).isEmpty)
+        #expect(poller.modify(pair.ours, token: 1, interest: EventPoller.readable | EventPoller.writable))
+        #expect((harvestAll(poller)[1] ?? 0) & EventPoller.writable != 0)
+        #expect(poller.modify(pair.ours, token: 1, interest: EventPoller.readable))
+        #expect(harvestAll(poller).isEmpty)
+    }
+
+    @Test("a peer that hangs up is reported, so its socket can be closed")
+    func hangUpIsReported() throws {
+        let poller = try EventPoller()
+        var fds: [Int32] = [-1, -1]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+        defer { close(fds[0]) }
+        #expect(poller.add(fds[0], token: 5, interest: EventPoller.readable))
+        close(fds[1])
+        let events = harvestAll(poller)[5] ?? 0
+        #expect(events & (EventPoller.readable | EventPoller.failed) != 0)
+    }
+
+    @Test("more ready sockets than one harvest holds are all reported by the harvests that follow")
+    func moreThanOneBatchIsReportedInFull() throws {
+        raiseDescriptorLimit()
+        let poller = try EventPoller()
+        let total = EventPoller.maxEvents + 37
+        let pairs = try (0..<total).map { _ in try SocketPair() }
+        for (index, pair) in pairs.enumerated() {
+            #expect(poller.add(pair.ours, token: UInt64(index), interest: EventPoller.readable))
+            pair.send("x\n")
+        }
+        var reported = Set<UInt64>()
+        var counts: [Int] = []
+        for _ in 0..<4 {
+            let count = poller.harvest { token, _ in
+                reported.insert(token)
+                pairs[Int(token)].drain() // handled, so not reported again
+            }
+            counts.append(count)
+            if count == 0 { break }
+        }
+        #expect(counts == [EventPoller.maxEvents, 37, 0])
+        #expect(reported == Set((0..<total).map(UInt64.init)))
+    }
+
+    @Test("a closed socket is no longer reported")
+    func closedSocketIsForgotten() throws {
+        let poller = try EventPoller()
+        var fds: [Int32] = [-1, -1]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+        defer { close(fds[1]) }
+        #expect(poller.add(fds[0], token: 9, interest: EventPoller.readable))
+        _ = write(fds[1], "x\n", 2)
+        close(fds[0])
+        #expect(harvestAll(poller).isEmpty)
+    }
+}
