@@ -22,10 +22,7 @@ extension Server {
     /// first: on loopback each send runs the receiver's TCP path, and the requester is the one waiting.
     func publish(_ states: [PublicState], in room: Room, id: RequestID?, at now: Moment, requester: Connection? = nil) {
         guard !states.isEmpty else { return settle(room, at: now) }
-        let spectators = room.spectators.count
-        let bytes = ServerMessageEncoder.encode(states: states.map {
-            StateMessage(room: room.name, spectators: spectators, state: $0, id: id)
-        })
+        let bytes = ServerMessageEncoder.encode(states: states, room: room.name, spectators: room.spectators.count, id: id)
         room.forEachRecipient(first: requester.flatMap { isMember($0, of: room) ? $0 : nil }) {
             deliver(bytes, to: $0, messages: states.count)
         }

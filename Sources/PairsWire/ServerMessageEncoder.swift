@@ -9,17 +9,20 @@ import PairsRules
 public enum ServerMessageEncoder {
     /// The message as one line, newline included.
     public static func encode(_ message: ServerMessage) -> [UInt8] {
-        if case .state(let state) = message { return StateLineEncoder.encode([state]) }
+        if case .state(let message) = message {
+            return StateLineEncoder.encode([message.state], room: message.room, spectators: message.spectators, id: message.id)
+        }
         var writer = JSONWriter(capacity: capacity(of: message))
         write(message, to: &writer)
         writer.newline()
         return writer.bytes
     }
 
-    /// States as consecutive lines in one buffer, so that the states produced by one change (a mismatch
-    /// and its immediate hide) reach each socket in one write.
-    public static func encode(states: [StateMessage]) -> [UInt8] {
-        StateLineEncoder.encode(states)
+    /// The states of one change in `room` as consecutive lines in one buffer, so that the states produced by
+    /// one change (a mismatch and its immediate hide) reach each socket in one write. `id` is the request
+    /// that caused them, echoed in each state's event.
+    public static func encode(states: [PublicState], room: String, spectators: Int, id: RequestID?) -> [UInt8] {
+        StateLineEncoder.encode(states, room: room, spectators: spectators, id: id)
     }
 
     /// The state written by the general `JSONWriter`, as every other message is: the readable reference the

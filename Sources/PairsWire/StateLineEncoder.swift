@@ -16,10 +16,9 @@ enum StateLineEncoder {
     /// Enough for the longest decimal Int64 and a sign.
     static let integerBound = 20
 
-    /// The size of `message` as a line can be at most.
-    static func bound(of message: StateMessage) -> Int {
-        let state = message.state
-        var size = 420 + quotedBound(message.room) + integerBound * 10
+    /// The size of a state line can be at most.
+    static func bound(of state: PublicState, room: String, id: RequestID?) -> Int {
+        var size = 420 + quotedBound(room) + integerBound * 10
         for card in state.cards {
             switch card {
             case .down: size += 16
@@ -29,7 +28,7 @@ enum StateLineEncoder {
         }
         for case let player? in state.players { size += 50 + quotedBound(player.name) + integerBound }
         size += 5 * integerBound
-        switch message.id {
+        switch id {
         case .string(let id)?: size += 8 + quotedBound(id)
         case .integer?: size += 8 + integerBound
         case nil: break
@@ -37,21 +36,21 @@ enum StateLineEncoder {
         return size
     }
 
-    /// The messages as consecutive lines, each ending in `\n`.
-    static func encode(_ messages: [StateMessage]) -> [UInt8] {
-        let capacity = messages.reduce(0) { $0 + bound(of: $1) }
+    /// The states of one change in one room as consecutive lines, each ending in `\n`. Takes the room's
+    /// fields apart rather than as `StateMessage`s, so the hot path copies no state into a wrapper.
+    static func encode(_ states: [PublicState], room: String, spectators: Int, id: RequestID?) -> [UInt8] {
+        let capacity = states.reduce(0) { $0 + bound(of: $1, room: room, id: id) }
         return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
             var out = ByteCursor(base: buffer.baseAddress!)
-            for message in messages { write(message, to: &out) }
+            for state in states { write(state, room: room, spectators: spectators, id: id, to: &out) }
             count = out.offset
             precondition(count <= capacity, "state line longer than its bound")
         }
     }
 
-    private static func write(_ message: StateMessage, to out: inout ByteCursor) {
-        let state = message.state
+    private static func write(_ state: PublicState, room: String, spectators: Int, id: RequestID?, to out: inout ByteCursor) {
         out.append(#"{"type":"state","room":"#)
-        out.appendQuoted(message.room)
+        out.appendQuoted(room)
         out.append(#","game":"#)
         out.appendDecimal(state.game)
         out.append(#","seq":"#)
@@ -89,7 +88,7 @@ enum StateLineEncoder {
             out.append(player.connected ? #","connected":true}"# : #","connected":false}"#)
         }
         out.append(#"],"spectators":"#)
-        out.appendDecimal(message.spectators)
+        out.appendDecimal(spectators)
         out.append(#","turn":"#)
         out.appendSeat(state.turn)
         out.append(#","turn_ms_left":"#)
@@ -120,7 +119,7 @@ enum StateLineEncoder {
             out.appendDecimal(cards.second)
             out.append("]")
         }
-        switch message.id {
+        switch id {
         case .integer(let id)?:
             out.append(#","id":"#)
             out.appendDecimal(id)

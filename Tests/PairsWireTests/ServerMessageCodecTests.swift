@@ -616,11 +616,16 @@ func stateFastPathMatchesGeneralWriter() throws {
     }
 }
 
-@Test("several states encoded together are the same lines as each encoded alone")
+@Test("the states of one change encoded together are the same lines as each state message encoded alone")
 func batchedStatesAreConcatenatedLines() {
     let states = stateFixtures.compactMap { fixture -> StateMessage? in
         if case .state(let state) = fixture.message { state } else { nil }
     }
-    let batched = ServerMessageEncoder.encode(states: states)
-    #expect(batched == states.flatMap { ServerMessageEncoder.encode(.state($0)) })
+    for id: RequestID? in [nil, .integer(7), .string("a\"b")] {
+        let batched = ServerMessageEncoder.encode(states: states.map(\.state), room: "kitchen", spectators: 3, id: id)
+        let alone = states.flatMap {
+            ServerMessageEncoder.encode(.state(StateMessage(room: "kitchen", spectators: 3, state: $0.state, id: id)))
+        }
+        #expect(batched == alone)
+    }
 }
