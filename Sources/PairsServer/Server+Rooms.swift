@@ -8,6 +8,9 @@ extension Server {
         let seed = configuration.seed ?? generator.next()
         let grace = Int64(configuration.graceSeconds) * 1000
         let room = Room(name: name, isQuickMatch: quickMatch, match: Match(options: options, graceMilliseconds: grace, seed: seed))
+        // The room holds its timer and the timer's handler holds the room, until the room closes and
+        // `settle` cancels the timer.
+        room.timer.handler = { [self] in roomTimerFired(room) }
         directory.add(room)
         log.info("room \(name) created (\(options.pairs) pairs)")
         return room
@@ -63,9 +66,7 @@ extension Server {
             return
         }
         directory.update(quickMatch: room)
-        room.timer.schedule(room.match.nextDeadline, now: now, queue: queue) { [self] in
-            roomTimerFired(room)
-        }
+        room.timer.schedule(room.match.nextDeadline, now: now, queue: queue)
     }
 
     private func roomTimerFired(_ room: Room) {
