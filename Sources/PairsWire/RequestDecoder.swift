@@ -14,6 +14,7 @@ public enum RequestDecoder {
         }
         if start == line.count { return nil }
         if line[start] == UInt8(ascii: "{") {
+            if let flip = FlipFastPath.decode(line) { return flip }
             return try decodeJSON(line)
         }
         guard let text = String(validating: line, as: UTF8.self) else {
