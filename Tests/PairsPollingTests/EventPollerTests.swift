@@ -4,18 +4,22 @@ import Testing
 import Glibc
 #endif
 
+/// Two connected local stream sockets, for a test that closes them itself.
+private func rawSocketPair() throws -> (ours: Int32, theirs: Int32) {
+    var fds: [Int32] = [-1, -1]
+    guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0 else {
+        throw SystemCallError(call: "socketpair", errno: errno)
+    }
+    return (fds[0], fds[1])
+}
+
 /// A connected pair of local stream sockets, closed when the test is done with them.
 private final class SocketPair {
     let ours: Int32
     let theirs: Int32
 
     init() throws {
-        var fds: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0 else {
-            throw SystemCallError(call: "socketpair", errno: errno)
-        }
-        ours = fds[0]
-        theirs = fds[1]
+        (ours, theirs) = try rawSocketPair()
         _ = fcntl(ours, F_SETFL, O_NONBLOCK)
     }
 
@@ -92,11 +96,10 @@ struct EventPollerTests {
     @Test("a peer that hangs up is reported, so its socket can be closed")
     func hangUpIsReported() throws {
         let poller = try EventPoller()
-        var fds: [Int32] = [-1, -1]
-        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
-        defer { close(fds[0]) }
-        #expect(poller.add(fds[0], token: 5, interest: EventPoller.readable))
-        close(fds[1])
+        let (ours, theirs) = try rawSocketPair()
+        defer { close(ours) }
+        #expect(poller.add(ours, token: 5, interest: EventPoller.readable))
+        close(theirs)
         let events = harvestAll(poller)[5] ?? 0
         #expect(events & (EventPoller.readable | EventPoller.failed) != 0)
     }
@@ -128,12 +131,11 @@ struct EventPollerTests {
     @Test("a closed socket is no longer reported")
     func closedSocketIsForgotten() throws {
         let poller = try EventPoller()
-        var fds: [Int32] = [-1, -1]
-        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
-        defer { close(fds[1]) }
-        #expect(poller.add(fds[0], token: 9, interest: EventPoller.readable))
-        _ = write(fds[1], "x\n", 2)
-        close(fds[0])
+        let (ours, theirs) = try rawSocketPair()
+        defer { close(theirs) }
+        #expect(poller.add(ours, token: 9, interest: EventPoller.readable))
+        _ = write(theirs, "x\n", 2)
+        close(ours)
         #expect(harvestAll(poller).isEmpty)
     }
 }
