@@ -284,16 +284,9 @@ public final class LoadRunner: @unchecked Sendable {
     /// The read source's handler: harvests ready sockets in batches, then runs the timers that are due.
     private func pollEvents() {
         guard phase == .running || phase == .ending else { return }
-        // Sockets that became ready while a batch was handled are harvested at once, in the same wakeup:
-        // under load there nearly always are some, and a Dispatch wakeup costs more than an empty epoll_wait.
-        var drained = false
-        for _ in 0..<Self.maxBatchesPerWakeup {
-            batchTime = LoadClock.now()
-            let count = poller.harvest { token, events in handle(Int(token), events: events) }
-            if count == 0 {
-                drained = true
-                break
-            }
+        let drained = poller.harvestUntilQuiet(maxBatches: Self.maxBatchesPerWakeup,
+                                               beforeEachBatch: { batchTime = LoadClock.now() }) { token, events in
+            handle(Int(token), events: events)
         }
         runDueTimers()
         armTimer()

@@ -71,6 +71,23 @@ public final class EventPoller {
         return Int(count)
     }
 
+    /// Harvests batch after batch, calling `beforeEachBatch` then `body` for every ready socket, until a
+    /// harvest comes back empty or `maxBatches` have been taken. Sockets that became ready while a batch was
+    /// handled are collected at once: under load there nearly always are some, and another wakeup of the
+    /// owner costs more than an empty `epoll_wait`. Returns false when it stopped at `maxBatches` with
+    /// sockets possibly still ready, so the owner should come back after giving its queue to other work.
+    public func harvestUntilQuiet(
+        maxBatches: Int,
+        beforeEachBatch: () -> Void = {},
+        _ body: (_ token: UInt64, _ events: UInt32) -> Void
+    ) -> Bool {
+        for _ in 0..<maxBatches {
+            beforeEachBatch()
+            if harvest(body) == 0 { return true }
+        }
+        return false
+    }
+
     private func control(_ operation: Int32, _ fd: Int32, token: UInt64, interest: UInt32) -> Bool {
         var event = epoll_event()
         event.events = interest

@@ -266,25 +266,23 @@ public final class Server: @unchecked Sendable {
     // MARK: Reading and writing
 
     /// Batches of ready sockets harvested per Dispatch wakeup at most, so timers, accepts and the sweep
-    /// get the queue between them however busy the clients are (Dispatch calls again while any remain).
+    /// get the queue between them however busy the clients are.
     static let maxBatchesPerWakeup = 4
 
-    /// The readiness source's handler: every socket that is ready, each handled as its own event. A
-    /// harvest that comes back empty ends the wakeup; one that does not is followed by another at once,
-    /// since sockets that became ready meanwhile are cheaper to collect now than after another wakeup.
+    /// The readiness source's handler: every socket that is ready, each handled as its own event.
     private func serviceReadySockets() {
         guard let poller else { return }
-        for _ in 0..<Self.maxBatchesPerWakeup {
-            let count = poller.harvest { token, events in
-                // A socket closed earlier in this batch is no longer in the table.
-                guard let connection = sockets[Int32(truncatingIfNeeded: token)] else { return }
-                if events & EventPoller.writable != 0 { writable(connection) }
-                if events & (EventPoller.readable | EventPoller.failed) != 0, !connection.isSocketClosed {
-                    readable(connection)
-                }
+        let drained = poller.harvestUntilQuiet(maxBatches: Self.maxBatchesPerWakeup) { token, events in
+            // A socket closed earlier in this batch is no longer in the table.
+            guard let connection = sockets[Int32(truncatingIfNeeded: token)] else { return }
+            if events & EventPoller.writable != 0 { writable(connection) }
+            if events & (EventPoller.readable | EventPoller.failed) != 0, !connection.isSocketClosed {
+                readable(connection)
             }
-            if count == 0 { break }
         }
+        // Still busy after the batches allowed: come back after whatever else is queued, rather than count
+        // on Dispatch to call again at once (as the load client does, for the same reason).
+        if !drained { queue.async { [self] in serviceReadySockets() } }
     }
 
     private func readable(_ connection: Connection) {

@@ -47,6 +47,17 @@ private func raiseDescriptorLimit() {
     _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
 }
 
+/// `count` socket pairs with input waiting, watched by `poller` under tokens 0, 1, 2, ...
+private func readySockets(_ count: Int, in poller: EventPoller) throws -> [SocketPair] {
+    raiseDescriptorLimit()
+    let pairs = try (0..<count).map { _ in try SocketPair() }
+    for (index, pair) in pairs.enumerated() {
+        #expect(poller.add(pair.ours, token: UInt64(index), interest: EventPoller.readable))
+        pair.send("x\n")
+    }
+    return pairs
+}
+
 /// Everything one harvest reported, by token.
 private func harvestAll(_ poller: EventPoller) -> [UInt64: UInt32] {
     var seen: [UInt64: UInt32] = [:]
@@ -106,14 +117,9 @@ struct EventPollerTests {
 
     @Test("more ready sockets than one harvest holds are all reported by the harvests that follow")
     func moreThanOneBatchIsReportedInFull() throws {
-        raiseDescriptorLimit()
         let poller = try EventPoller()
         let total = EventPoller.maxEvents + 37
-        let pairs = try (0..<total).map { _ in try SocketPair() }
-        for (index, pair) in pairs.enumerated() {
-            #expect(poller.add(pair.ours, token: UInt64(index), interest: EventPoller.readable))
-            pair.send("x\n")
-        }
+        let pairs = try readySockets(total, in: poller)
         var reported = Set<UInt64>()
         var counts: [Int] = []
         for _ in 0..<4 {
@@ -126,6 +132,24 @@ struct EventPollerTests {
         }
         #expect(counts == [EventPoller.maxEvents, 37, 0])
         #expect(reported == Set((0..<total).map(UInt64.init)))
+    }
+
+    @Test("harvesting until quiet says when it stopped at its batch limit with sockets still ready")
+    func harvestUntilQuietReportsWhatIsLeft() throws {
+        let poller = try EventPoller()
+        let total = EventPoller.maxEvents + 37
+        let pairs = try readySockets(total, in: poller)
+        var reported = Set<UInt64>()
+        var batches = 0
+        let handle = { (token: UInt64, _: UInt32) in
+            reported.insert(token)
+            pairs[Int(token)].drain()
+        }
+        #expect(!poller.harvestUntilQuiet(maxBatches: 1, beforeEachBatch: { batches += 1 }, handle))
+        #expect(reported.count == EventPoller.maxEvents)
+        #expect(poller.harvestUntilQuiet(maxBatches: 4, beforeEachBatch: { batches += 1 }, handle))
+        #expect(reported == Set((0..<total).map(UInt64.init)))
+        #expect(batches == 3) // one full batch, then the rest, then the empty one that ends it
     }
 
     @Test("a closed socket is no longer reported")
