@@ -13,7 +13,7 @@ import Glibc
 /// only its descriptor, with one Dispatch read source: one wakeup, then `harvest` collects up to
 /// `maxEvents` ready sockets with a single non-blocking `epoll_wait`, so the cost of a wakeup is shared by
 /// every socket that became ready meanwhile. Dispatch still drives everything: the handler runs on the
-/// owner's queue, between its timers, and never blocks.
+/// owner's queue, between its timers, and never waits longer than its owner allows (`harvest(waitingUpTo:_:)`).
 ///
 /// Level-triggered, so a socket that still has bytes after one read is simply reported again in the next
 /// batch; no socket has to be drained in one go, and none can be forgotten.
@@ -64,6 +64,21 @@ public final class EventPoller {
         repeat {
             count = epoll_wait(descriptor, events, Int32(Self.maxEvents), 0)
         } while count < 0 && errno == EINTR
+        return deliver(count, body)
+    }
+
+    /// Like `harvest`, but when no socket is ready yet, sleeps in the kernel up to `microseconds` for one.
+    /// Returns 0 when none came in time (or a signal cut the wait short). The thread that waits here is the
+    /// one the kernel wakes, so an owner expecting more traffic any moment can take it without a hand-off
+    /// between threads; the wait holds the owner's queue, so keep it short.
+    public func harvest(waitingUpTo microseconds: Int, _ body: (_ token: UInt64, _ events: UInt32) -> Void) -> Int {
+        var timeout = timespec(tv_sec: microseconds / 1_000_000, tv_nsec: (microseconds % 1_000_000) * 1_000)
+        let count = epoll_pwait2(descriptor, events, Int32(Self.maxEvents), &timeout, nil)
+        return deliver(count, body)
+    }
+
+    @inline(__always)
+    private func deliver(_ count: Int32, _ body: (_ token: UInt64, _ events: UInt32) -> Void) -> Int {
         guard count > 0 else { return 0 }
         for index in 0..<Int(count) {
             body(events[index].data.u64, events[index].events)
@@ -71,21 +86,53 @@ public final class EventPoller {
         return Int(count)
     }
 
+    /// How long `harvestUntilQuiet` waits for more input once every socket is quiet, and how many times.
+    public struct Linger: Sendable, Hashable {
+        /// The longest one wait lasts, asleep in the kernel.
+        public var microseconds: Int
+        /// Waits per call at most: while the caller waits, nothing else runs on its queue.
+        public var times: Int
+
+        public init(microseconds: Int, times: Int) {
+            self.microseconds = microseconds
+            self.times = times
+        }
+
+        /// Return as soon as every socket is quiet.
+        public static let none = Linger(microseconds: 0, times: 0)
+    }
+
     /// Harvests batch after batch, calling `beforeEachBatch` then `body` for every ready socket, until a
     /// harvest comes back empty or `maxBatches` have been taken. Sockets that became ready while a batch was
     /// handled are collected at once: under load there nearly always are some, and another wakeup of the
-    /// owner costs more than an empty `epoll_wait`. Returns false when it stopped at `maxBatches` with
-    /// sockets possibly still ready, so the owner should come back after giving its queue to other work.
+    /// owner costs more than an empty `epoll_wait`.
+    ///
+    /// Once quiet, it waits up to `linger.microseconds` for the next socket (at most `linger.times` times),
+    /// and if one comes, harvests again as before, `maxBatches` more at most. Returns false when it stopped
+    /// at `maxBatches` with sockets possibly still ready, so the owner should come back after giving its
+    /// queue to other work; true when quiet.
     public func harvestUntilQuiet(
         maxBatches: Int,
+        lingering linger: Linger = .none,
         beforeEachBatch: () -> Void = {},
         _ body: (_ token: UInt64, _ events: UInt32) -> Void
     ) -> Bool {
-        for _ in 0..<maxBatches {
+        var lingers = 0
+        while true {
+            var isQuiet = false
+            for _ in 0..<maxBatches {
+                beforeEachBatch()
+                if harvest(body) == 0 {
+                    isQuiet = true
+                    break
+                }
+            }
+            guard isQuiet else { return false }
+            guard lingers < linger.times else { return true }
+            lingers += 1
             beforeEachBatch()
-            if harvest(body) == 0 { return true }
+            guard harvest(waitingUpTo: linger.microseconds, body) > 0 else { return true }
         }
-        return false
     }
 
     private func control(_ operation: Int32, _ fd: Int32, token: UInt64, interest: UInt32) -> Bool {

@@ -1,4 +1,6 @@
+import Dispatch
 import PairsPolling
+import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -152,6 +154,45 @@ struct EventPollerTests {
         #expect(batches == 3) // one full batch, then the rest, then the empty one that ends it
     }
 
+    @Test("a waiting harvest comes back empty when nothing arrives, and with the input that arrives while it waits")
+    func waitingHarvestReportsInputThatArrivesDuringTheWait() throws {
+        let poller = try EventPoller()
+        let pair = try SocketPair()
+        #expect(poller.add(pair.ours, token: 3, interest: EventPoller.readable))
+        #expect(poller.harvest(waitingUpTo: 1_000) { _, _ in } == 0)
+
+        // Sent only after the wait has begun, so a harvest that did not wait would find nothing.
+        let theirs = pair.theirs
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) { _ = write(theirs, "x\n", 2) }
+        var seen: [UInt64] = []
+        let count = poller.harvest(waitingUpTo: 10_000_000) { token, _ in seen.append(token) }
+        #expect(count == 1)
+        #expect(seen == [3])
+    }
+
+    @Test("lingering takes input that keeps arriving after quiet spells, but only as many times as allowed")
+    func lingeringStopsAtItsLimit() throws {
+        let poller = try EventPoller()
+        let pair = try SocketPair()
+        #expect(poller.add(pair.ours, token: 8, interest: EventPoller.readable))
+        // A byte every millisecond for up to 3 s: quiet spells far shorter than the 10 s wait, so only the
+        // limit on waits can end the call before the writer gives up.
+        let writer = SteadyWriter(fd: pair.theirs, everyMicroseconds: 1_000, times: 3_000)
+        defer {
+            writer.stop()
+            withExtendedLifetime(pair) {} // the writer's descriptor stays open until it has stopped
+        }
+        var handled = 0
+        let isQuiet = poller.harvestUntilQuiet(maxBatches: 4, lingering: .init(microseconds: 10_000_000, times: 3)) {
+            _, _ in
+            handled += 1
+            pair.drain()
+        }
+        #expect(isQuiet)
+        #expect(handled >= 3) // each wait was ended by a byte, handled in the same call
+        #expect(handled < 100) // and the call did not go on taking the writer's bytes
+    }
+
     @Test("a closed socket is no longer reported")
     func closedSocketIsForgotten() throws {
         let poller = try EventPoller()
@@ -161,5 +202,27 @@ struct EventPollerTests {
         _ = write(theirs, "x\n", 2)
         close(ours)
         #expect(harvestAll(poller).isEmpty)
+    }
+}
+
+/// Writes one byte to `fd` at a steady interval from another thread, until stopped or `times` are written.
+private final class SteadyWriter: Sendable {
+    private let isStopped = Atomic(false)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(fd: Int32, everyMicroseconds interval: UInt32, times: Int) {
+        DispatchQueue.global().async { [self] in
+            for _ in 0..<times where !isStopped.load(ordering: .relaxed) {
+                _ = write(fd, "x", 1)
+                usleep(interval)
+            }
+            done.signal()
+        }
+    }
+
+    /// Stops writing and waits for the thread to finish with the descriptor.
+    func stop() {
+        isStopped.store(true, ordering: .relaxed)
+        done.wait()
     }
 }

@@ -67,6 +67,27 @@ struct GameplayTests {
         #expect((timeout.state.turnMillisecondsLeft ?? 0) > 500)
     }
 
+    @Test("a turn clock still runs out while another client keeps the server answering pings back to back")
+    func turnTimesOutBesideBackToBackTraffic() throws {
+        let server = try startServer {
+            $0.defaultOptions.turnSeconds = 1
+            $0.rateLimit = 0
+        }
+        defer { server.stop() }
+        // Each ping is sent the moment the last pong arrives: the traffic the server lingers for, which
+        // must not keep the room's timer (run on the same queue) from its turn.
+        let pinger = try BackToBackPinger(port: server.port)
+        defer { pinger.stop() }
+        let (first, second) = try seatedPair(on: server)
+        first.send("flip 0")
+        _ = try first.waitForState { $0.state.event == .flip(.first, card: 0) }
+        let timeout = try second.waitForState(within: 10) { $0.state.event == .timeout(.first, hidden: 0) }
+        #expect(timeout.state.turn == .second)
+        let pongs = pinger.stop()
+        #expect(pongs.failure == nil)
+        #expect(pongs.count > 100) // the traffic really ran beside the clock
+    }
+
     @Test("states reach every member in seq order without gaps")
     func statesArriveInOrderWithoutGaps() throws {
         let server = try startServer()
@@ -145,5 +166,56 @@ struct GameplayTests {
         #expect(!chat.from.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
         #expect(chat.text.hasPrefix("hi "))
         #expect(chat.text.hasSuffix("there"))
+    }
+}
+
+/// A client on its own thread that sends a ping the moment each pong arrives, until stopped (or 30 s pass).
+private final class BackToBackPinger: @unchecked Sendable {
+    /// Used by the pinger's thread alone once `init` has returned.
+    private let client: TestClient
+    /// Guards the fields below, shared between the test and the pinger's thread.
+    private let lock = NSLock()
+    private var stopping = false
+    private var pongs = 0
+    private var failure: String?
+    private let finished = DispatchSemaphore(value: 0)
+    private var isJoined = false
+
+    /// Connects, and returns once the first pong has come back.
+    init(port: Int) throws {
+        client = try TestClient(port: port)
+        client.send(#"{"type":"ping"}"#)
+        _ = try client.waitFor("the first pong") { if case .pong = $0 { true } else { false } }
+        Thread.detachNewThread { [self] in
+            let deadline = Date().addingTimeInterval(30)
+            while !isStopping, Date() < deadline {
+                client.send(#"{"type":"ping"}"#)
+                do {
+                    guard case .pong = try client.next() else { record(failure: "not a pong"); break }
+                } catch {
+                    record(failure: "\(error)")
+                    break
+                }
+                lock.withLock { pongs += 1 }
+            }
+            finished.signal()
+        }
+    }
+
+    private var isStopping: Bool { lock.withLock { stopping } }
+
+    private func record(failure: String) {
+        lock.withLock { self.failure = failure }
+    }
+
+    /// Stops the pings and waits for the thread: the pongs received, and what went wrong, if anything.
+    @discardableResult
+    func stop() -> (count: Int, failure: String?) {
+        lock.withLock { stopping = true }
+        if !isJoined {
+            isJoined = true
+            if finished.wait(timeout: .now() + 10) == .timedOut { record(failure: "the pinger did not stop") }
+        }
+        return lock.withLock { (pongs, failure) }
     }
 }
