@@ -32,6 +32,13 @@ public final class LoadRunner: @unchecked Sendable {
     static let maxBatchesPerWakeup = 16
     /// Slack allowed to the Dispatch timer, in nanoseconds: timers due within it fire together.
     static let timerLeewayNanoseconds = 500_000
+    /// Once every socket is quiet, how long to wait for the server's next state before giving the thread
+    /// back to Dispatch, as the server does for requests (`Server.linger`): a state that arrives meanwhile
+    /// is read by the waiting thread, with no wake-up of Dispatch's manager thread in between. Without it,
+    /// at one game the load client used more CPU than the server it drives, and added those hand-offs to
+    /// every latency it measured. Only without think time or pacing: then the timers are resends and the
+    /// end of the run, which can wait the 3.2 ms the waits may take; paced bots' timers could not.
+    static let linger = EventPoller.Linger(microseconds: 200, times: 16)
 
     public let configuration: LoadConfiguration
     let address: ServerAddress
@@ -67,6 +74,8 @@ public final class LoadRunner: @unchecked Sendable {
     /// The bytes of the flip being sent; kept to reuse its storage.
     var flipLine: [UInt8] = []
     let thinkNanoseconds: UInt64
+    /// `Self.linger` when nothing but the server sets the pace, else none.
+    let linger: EventPoller.Linger
 
     private var readSource: DispatchSourceRead?
     private var timerSource: DispatchSourceTimer?
@@ -96,6 +105,8 @@ public final class LoadRunner: @unchecked Sendable {
             throw .system(call: error.call, errno: error.errno)
         }
         thinkNanoseconds = UInt64(configuration.thinkMilliseconds) * LoadClock.nanosecondsPerMillisecond
+        let isPaced = configuration.thinkMilliseconds > 0 || configuration.ratePerConnection != nil
+        linger = isPaced ? .none : Self.linger
         flipLine.reserveCapacity(64)
     }
 
@@ -284,7 +295,7 @@ public final class LoadRunner: @unchecked Sendable {
     /// The read source's handler: harvests ready sockets in batches, then runs the timers that are due.
     private func pollEvents() {
         guard phase == .running || phase == .ending else { return }
-        let drained = poller.harvestUntilQuiet(maxBatches: Self.maxBatchesPerWakeup,
+        let drained = poller.harvestUntilQuiet(maxBatches: Self.maxBatchesPerWakeup, lingering: linger,
                                                beforeEachBatch: { batchTime = LoadClock.now() }) { token, events in
             handle(Int(token), events: events)
         }

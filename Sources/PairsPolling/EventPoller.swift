@@ -60,11 +60,7 @@ public final class EventPoller {
     /// Returns how many there were: `maxEvents` means more may be waiting.
     @inline(__always)
     public func harvest(_ body: (_ token: UInt64, _ events: UInt32) -> Void) -> Int {
-        var count: Int32
-        repeat {
-            count = epoll_wait(descriptor, events, Int32(Self.maxEvents), 0)
-        } while count < 0 && errno == EINTR
-        return deliver(count, body)
+        collect(waitingUpTo: nil, beforeHandling: {}, body)
     }
 
     /// Like `harvest`, but when no socket is ready yet, sleeps in the kernel up to `microseconds` for one.
@@ -72,14 +68,27 @@ public final class EventPoller {
     /// one the kernel wakes, so an owner expecting more traffic any moment can take it without a hand-off
     /// between threads; the wait holds the owner's queue, so keep it short.
     public func harvest(waitingUpTo microseconds: Int, _ body: (_ token: UInt64, _ events: UInt32) -> Void) -> Int {
-        var timeout = timespec(tv_sec: microseconds / 1_000_000, tv_nsec: (microseconds % 1_000_000) * 1_000)
-        let count = epoll_pwait2(descriptor, events, Int32(Self.maxEvents), &timeout, nil)
-        return deliver(count, body)
+        collect(waitingUpTo: microseconds, beforeHandling: {}, body)
     }
 
+    /// One `epoll_wait`; when it found sockets, `beforeHandling` once and then `body` for each.
     @inline(__always)
-    private func deliver(_ count: Int32, _ body: (_ token: UInt64, _ events: UInt32) -> Void) -> Int {
+    private func collect(
+        waitingUpTo microseconds: Int?,
+        beforeHandling: () -> Void,
+        _ body: (_ token: UInt64, _ events: UInt32) -> Void
+    ) -> Int {
+        var count: Int32
+        if let microseconds {
+            var timeout = timespec(tv_sec: microseconds / 1_000_000, tv_nsec: (microseconds % 1_000_000) * 1_000)
+            count = epoll_pwait2(descriptor, events, Int32(Self.maxEvents), &timeout, nil)
+        } else {
+            repeat {
+                count = epoll_wait(descriptor, events, Int32(Self.maxEvents), 0)
+            } while count < 0 && errno == EINTR
+        }
         guard count > 0 else { return 0 }
+        beforeHandling()
         for index in 0..<Int(count) {
             body(events[index].data.u64, events[index].events)
         }
@@ -105,7 +114,8 @@ public final class EventPoller {
     /// Harvests batch after batch, calling `beforeEachBatch` then `body` for every ready socket, until a
     /// harvest comes back empty or `maxBatches` have been taken. Sockets that became ready while a batch was
     /// handled are collected at once: under load there nearly always are some, and another wakeup of the
-    /// owner costs more than an empty `epoll_wait`.
+    /// owner costs more than an empty `epoll_wait`. `beforeEachBatch` runs once a batch has been collected
+    /// and before it is handled (never for an empty one), so a clock read there dates the batch's arrival.
     ///
     /// Once quiet, it waits up to `linger.microseconds` for the next socket (at most `linger.times` times),
     /// and if one comes, harvests again as before, `maxBatches` more at most. Returns false when it stopped
@@ -121,8 +131,7 @@ public final class EventPoller {
         while true {
             var isQuiet = false
             for _ in 0..<maxBatches {
-                beforeEachBatch()
-                if harvest(body) == 0 {
+                if collect(waitingUpTo: nil, beforeHandling: beforeEachBatch, body) == 0 {
                     isQuiet = true
                     break
                 }
@@ -130,8 +139,9 @@ public final class EventPoller {
             guard isQuiet else { return false }
             guard lingers < linger.times else { return true }
             lingers += 1
-            beforeEachBatch()
-            guard harvest(waitingUpTo: linger.microseconds, body) > 0 else { return true }
+            guard collect(waitingUpTo: linger.microseconds, beforeHandling: beforeEachBatch, body) > 0 else {
+                return true
+            }
         }
     }
 
