@@ -295,17 +295,15 @@ public final class LoadRunner: @unchecked Sendable {
     /// The read source's handler: harvests ready sockets in batches, then runs the timers that are due.
     private func pollEvents() {
         guard phase == .running || phase == .ending else { return }
-        let drained = poller.harvestUntilQuiet(maxBatches: Self.maxBatchesPerWakeup, lingering: linger,
+        poller.harvestUntilQuiet(maxBatches: Self.maxBatchesPerWakeup, lingering: linger,
                                                beforeEachBatch: { batchTime = LoadClock.now() }) { token, events in
             handle(Int(token), events: events)
         }
         runDueTimers()
         armTimer()
-        // Still busy after the last batch allowed: come back after whatever else is queued, rather than
-        // count on Dispatch to call again (it need not, if it watches the epoll descriptor edge-triggered).
-        if !drained, phase == .running || phase == .ending {
-            queue.async { [self] in pollEvents() }
-        }
+        // Still busy after the last batch allowed, or not: return. The epoll descriptor stays readable while
+        // any socket is ready, so Dispatch calls again, after the progress line if it is due (as the server
+        // does: coming back through `queue.async` starves Dispatch's own timers).
     }
 
     /// Adds a timer.

@@ -119,8 +119,12 @@ public final class EventPoller {
     ///
     /// Once quiet, it waits up to `linger.microseconds` for the next socket (at most `linger.times` times),
     /// and if one comes, harvests again as before, `maxBatches` more at most. Returns false when it stopped
-    /// at `maxBatches` with sockets possibly still ready, so the owner should come back after giving its
-    /// queue to other work; true when quiet.
+    /// at `maxBatches` with sockets possibly still ready; true when quiet.
+    ///
+    /// An owner driven by a Dispatch read source on `descriptor` can simply return either way: the
+    /// descriptor stays readable while any socket is ready, so Dispatch calls again, after the owner's other
+    /// sources. (Coming back through `queue.async` instead was measured to starve those sources.)
+    @discardableResult
     public func harvestUntilQuiet(
         maxBatches: Int,
         lingering linger: Linger = .none,
