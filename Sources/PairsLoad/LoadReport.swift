@@ -1,7 +1,9 @@
 import PairsWire
 
 /// What a load run measured: games, flips, latency, errors, connections and CPU, as text for a person
-/// (`text`) or as one JSON object for a script (`json`, keys listed in `LoadReport.jsonKeys`).
+/// (`text`) or as one JSON object for a script (`json`, keys listed in `LoadReport.jsonKeys`). The counts
+/// read as the report's own properties (`report.flips`, `report.latency`), through `counts`.
+@dynamicMemberLookup
 public struct LoadReport: Sendable {
     /// `HOST:PORT` of the server.
     public var target = ""
@@ -11,60 +13,34 @@ public struct LoadReport: Sendable {
     public var thinkMilliseconds = 0
     /// Seconds from the start of the run to its end (before the goodbyes).
     public var durationSeconds = 0.0
-
-    /// Games that reached their end (`over`, or a `forfeit`).
-    public var games = 0
-    /// Of `games`, those that ended by a forfeit (three turn timeouts).
-    public var gamesForfeited = 0
-    /// Games given up because a connection failed or dropped.
-    public var gamesAbandoned = 0
-    /// Games still being played when the run ended (a `--duration` run stops mid-game).
-    public var gamesUnfinished = 0
-
-    /// Flips answered by the state carrying their id.
-    public var flips = 0
-    public var flipsSent = 0
-    /// Flips refused with an error other than `rate_limited`.
-    public var flipsRefused = 0
-    /// Requests sent again after `rate_limited`.
-    public var resends = 0
-
-    /// Flip latencies, from the moment a flip was meant to leave (state arrival plus think time) to the
-    /// arrival of the state carrying its id. Includes the age of flips still unanswered at the end.
-    public var latency = LatencyHistogram()
-    public var unfinishedFlips = 0
-    public var unfinishedMaxNanoseconds: UInt64 = 0
-
-    /// `error` replies by code.
-    public var errors: [String: Int] = [:]
-    public var errorCount = 0
-
+    /// Two per game.
     public var connectionsRequested = 0
-    public var connectionsOpened = 0
-    /// Connections that never took their seat, by reason.
-    public var connectionFailures: [String: Int] = [:]
-    /// Connections lost after taking their seat, by reason.
-    public var connectionsDropped: [String: Int] = [:]
-    public var unreadableLines = 0
+
+    /// Everything counted during the run.
+    public var counts = LoadStatistics()
 
     /// CPU seconds (user + system) of the load client and, when its pid was given, of the server, over the
     /// same span as `durationSeconds`.
     public var cpuSeconds = 0.0
     public var serverCPUSeconds: Double?
 
-    public init() {}
+    init() {}
 
-    public var flipsPerSecond: Double { durationSeconds > 0 ? Double(flips) / durationSeconds : 0 }
-    public var gamesPerSecond: Double { durationSeconds > 0 ? Double(games) / durationSeconds : 0 }
-    public var connectionFailureCount: Int { connectionFailures.values.reduce(0, +) }
-    public var connectionDropCount: Int { connectionsDropped.values.reduce(0, +) }
+    public subscript<Value>(dynamicMember keyPath: KeyPath<LoadStatistics, Value>) -> Value {
+        counts[keyPath: keyPath]
+    }
+
+    public var flipsPerSecond: Double { durationSeconds > 0 ? Double(counts.flips) / durationSeconds : 0 }
+    public var gamesPerSecond: Double { durationSeconds > 0 ? Double(counts.games) / durationSeconds : 0 }
+    public var connectionFailureCount: Int { counts.connectionFailures.values.reduce(0, +) }
+    public var connectionDropCount: Int { counts.connectionsDropped.values.reduce(0, +) }
 
     /// A latency percentile in milliseconds (`quantile` from 0 to 1).
     public func latencyMilliseconds(atQuantile quantile: Double) -> Double {
-        Double(latency.value(atQuantile: quantile)) / 1_000_000
+        Double(counts.latency.value(atQuantile: quantile)) / 1_000_000
     }
 
-    public var maxLatencyMilliseconds: Double { Double(latency.max) / 1_000_000 }
+    public var maxLatencyMilliseconds: Double { Double(counts.latency.max) / 1_000_000 }
 
     /// The keys of `json`, documented in `pairs load --help`; scripts may rely on them.
     public static let jsonKeys = [
@@ -86,38 +62,38 @@ public struct LoadReport: Sendable {
         w.key("strategy"); w.string(strategy)
         w.key("think_ms"); w.integer(thinkMilliseconds)
         w.key("duration_s"); w.double(Self.rounded(durationSeconds, 3))
-        w.key("games"); w.integer(games)
+        w.key("games"); w.integer(counts.games)
         w.key("games_per_s"); w.double(Self.rounded(gamesPerSecond, 1))
-        w.key("games_forfeited"); w.integer(gamesForfeited)
-        w.key("games_abandoned"); w.integer(gamesAbandoned)
-        w.key("games_unfinished"); w.integer(gamesUnfinished)
-        w.key("flips"); w.integer(flips)
+        w.key("games_forfeited"); w.integer(counts.gamesForfeited)
+        w.key("games_abandoned"); w.integer(counts.gamesAbandoned)
+        w.key("games_unfinished"); w.integer(counts.gamesUnfinished)
+        w.key("flips"); w.integer(counts.flips)
         w.key("flips_per_s"); w.double(Self.rounded(flipsPerSecond, 1))
-        w.key("flips_sent"); w.integer(flipsSent)
-        w.key("flips_refused"); w.integer(flipsRefused)
-        w.key("resends"); w.integer(resends)
+        w.key("flips_sent"); w.integer(counts.flipsSent)
+        w.key("flips_refused"); w.integer(counts.flipsRefused)
+        w.key("resends"); w.integer(counts.resends)
         w.key("latency_ms")
         w.beginObject()
         for (name, quantile) in Self.percentiles {
             w.key(name); w.double(Self.rounded(latencyMilliseconds(atQuantile: quantile), 3))
         }
         w.key("max"); w.double(Self.rounded(maxLatencyMilliseconds, 3))
-        w.key("samples"); w.integer(latency.count)
+        w.key("samples"); w.integer(counts.latency.count)
         w.endObject()
-        w.key("unfinished_flips"); w.integer(unfinishedFlips)
-        w.key("unfinished_max_ms"); w.double(Self.rounded(Double(unfinishedMaxNanoseconds) / 1_000_000, 3))
-        w.key("errors"); Self.write(errors, to: &w)
-        w.key("errors_total"); w.integer(errorCount)
+        w.key("unfinished_flips"); w.integer(counts.unfinishedFlips)
+        w.key("unfinished_max_ms"); w.double(Self.rounded(Double(counts.unfinishedMaxNanoseconds) / 1_000_000, 3))
+        w.key("errors"); Self.write(counts.errors, to: &w)
+        w.key("errors_total"); w.integer(counts.errorCount)
         w.key("connections")
         w.beginObject()
         w.key("requested"); w.integer(connectionsRequested)
-        w.key("opened"); w.integer(connectionsOpened)
+        w.key("opened"); w.integer(counts.connectionsOpened)
         w.key("failed"); w.integer(connectionFailureCount)
         w.key("dropped"); w.integer(connectionDropCount)
         w.endObject()
-        w.key("connection_failures"); Self.write(connectionFailures, to: &w)
-        w.key("connections_dropped"); Self.write(connectionsDropped, to: &w)
-        w.key("unreadable_lines"); w.integer(unreadableLines)
+        w.key("connection_failures"); Self.write(counts.connectionFailures, to: &w)
+        w.key("connections_dropped"); Self.write(counts.connectionsDropped, to: &w)
+        w.key("unreadable_lines"); w.integer(counts.unreadableLines)
         w.key("cpu_s")
         w.beginObject()
         w.key("load"); w.double(Self.rounded(cpuSeconds, 3))
@@ -133,30 +109,30 @@ public struct LoadReport: Sendable {
         var lines: [String] = []
         lines.append("pairs load: \(target), \(concurrency) game\(concurrency == 1 ? "" : "s") at once, \(strategy) bots, "
             + "think \(thinkMilliseconds) ms, \(Self.fixed(durationSeconds, 1)) s")
-        lines.append("games        \(games) finished (\(Self.fixed(gamesPerSecond, 1))/s), \(gamesForfeited) by forfeit, "
-            + "\(gamesAbandoned) abandoned, \(gamesUnfinished) unfinished at the end")
-        lines.append("flips        \(flips) (\(Self.fixed(flipsPerSecond, 1))/s), \(flipsRefused) refused, "
-            + "\(resends) resent after rate_limited")
-        if latency.count == 0 {
+        lines.append("games        \(counts.games) finished (\(Self.fixed(gamesPerSecond, 1))/s), \(counts.gamesForfeited) by forfeit, "
+            + "\(counts.gamesAbandoned) abandoned, \(counts.gamesUnfinished) unfinished at the end")
+        lines.append("flips        \(counts.flips) (\(Self.fixed(flipsPerSecond, 1))/s), \(counts.flipsRefused) refused, "
+            + "\(counts.resends) resent after rate_limited")
+        if counts.latency.count == 0 {
             lines.append("latency      no flip was answered")
         } else {
             var latencyLine = "latency      "
-            latencyLine += Self.percentiles.map { "\($0.name) \(Self.milliseconds(latency.value(atQuantile: $0.quantile)))" }
+            latencyLine += Self.percentiles.map { "\($0.name) \(Self.milliseconds(counts.latency.value(atQuantile: $0.quantile)))" }
                 .joined(separator: "  ")
-            latencyLine += "  max \(Self.milliseconds(latency.max))  (\(latency.count) samples)"
+            latencyLine += "  max \(Self.milliseconds(counts.latency.max))  (\(counts.latency.count) samples)"
             lines.append(latencyLine)
         }
-        if unfinishedFlips > 0 {
-            lines.append("unanswered   \(unfinishedFlips) flip\(unfinishedFlips == 1 ? "" : "s") at the end or in abandoned games, "
-                + "oldest \(Self.milliseconds(unfinishedMaxNanoseconds)) (counted in the latency above)")
+        if counts.unfinishedFlips > 0 {
+            lines.append("unanswered   \(counts.unfinishedFlips) flip\(counts.unfinishedFlips == 1 ? "" : "s") at the end or in abandoned games, "
+                + "oldest \(Self.milliseconds(counts.unfinishedMaxNanoseconds)) (counted in the latency above)")
         }
-        lines.append("errors       " + (errors.isEmpty ? "none" : Self.list(errors)))
-        var connectionLine = "connections  \(connectionsOpened) of \(connectionsRequested) opened, "
+        lines.append("errors       " + (counts.errors.isEmpty ? "none" : Self.list(counts.errors)))
+        var connectionLine = "connections  \(counts.connectionsOpened) of \(connectionsRequested) opened, "
             + "\(connectionFailureCount) failed, \(connectionDropCount) dropped"
-        if !connectionFailures.isEmpty { connectionLine += "; failed: " + Self.list(connectionFailures) }
-        if !connectionsDropped.isEmpty { connectionLine += "; dropped: " + Self.list(connectionsDropped) }
+        if !counts.connectionFailures.isEmpty { connectionLine += "; failed: " + Self.list(counts.connectionFailures) }
+        if !counts.connectionsDropped.isEmpty { connectionLine += "; dropped: " + Self.list(counts.connectionsDropped) }
         lines.append(connectionLine)
-        if unreadableLines > 0 { lines.append("unreadable   \(unreadableLines) lines from the server could not be read") }
+        if counts.unreadableLines > 0 { lines.append("unreadable   \(counts.unreadableLines) lines from the server could not be read") }
         var cpuLine = "cpu          load client \(Self.fixed(cpuSeconds, 2)) s (\(percent(cpuSeconds)) of one core)"
         if let serverCPUSeconds {
             cpuLine += ", server \(Self.fixed(serverCPUSeconds, 2)) s (\(percent(serverCPUSeconds)))"

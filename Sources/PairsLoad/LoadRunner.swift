@@ -248,24 +248,8 @@ public final class LoadRunner: @unchecked Sendable {
         report.strategy = configuration.strategy.rawValue
         report.thinkMilliseconds = configuration.thinkMilliseconds
         report.durationSeconds = Double(stopTime - startTime) / 1e9
-        report.games = statistics.games
-        report.gamesForfeited = statistics.gamesForfeited
-        report.gamesAbandoned = statistics.gamesAbandoned
-        report.gamesUnfinished = statistics.gamesUnfinished
-        report.flips = statistics.flips
-        report.flipsSent = statistics.flipsSent
-        report.flipsRefused = statistics.flipsRefused
-        report.resends = statistics.resends
-        report.latency = statistics.latency
-        report.unfinishedFlips = statistics.unfinishedFlips
-        report.unfinishedMaxNanoseconds = statistics.unfinishedMaxNanoseconds
-        report.errors = statistics.errors
-        report.errorCount = statistics.errorCount
         report.connectionsRequested = 2 * configuration.gamesInFlight
-        report.connectionsOpened = statistics.connectionsOpened
-        report.connectionFailures = statistics.connectionFailures
-        report.connectionsDropped = statistics.connectionsDropped
-        report.unreadableLines = statistics.unreadableLines
+        report.counts = statistics
         report.cpuSeconds = stopCPU - startCPU
         if let start = startServerCPU, let stop = stopServerCPU { report.serverCPUSeconds = stop - start }
         return report
@@ -296,7 +280,7 @@ public final class LoadRunner: @unchecked Sendable {
     private func pollEvents() {
         guard phase == .running || phase == .ending else { return }
         poller.harvestUntilQuiet(maxBatches: Self.maxBatchesPerWakeup, lingering: linger,
-                                               beforeEachBatch: { batchTime = LoadClock.now() }) { token, events in
+                                 beforeEachBatch: { batchTime = LoadClock.now() }) { token, events in
             handle(Int(token), events: events)
         }
         runDueTimers()

@@ -1,39 +1,40 @@
-/// The counters of a load run while it runs. Used only on the runner's queue; `LoadReport` is what leaves.
-struct LoadStatistics {
+/// What a load run counts while it runs: games, flips, latency, errors, connections. The runner's queue
+/// alone changes it; a `LoadReport` carries the final counts out, read-only.
+public struct LoadStatistics: Sendable {
     /// Every flip's latency, from its intended send to the state carrying its id.
-    var latency = LatencyHistogram()
+    public internal(set) var latency = LatencyHistogram()
     /// The latencies since the last progress line.
     var recentLatency = LatencyHistogram()
 
-    var flipsSent = 0
+    public internal(set) var flipsSent = 0
     /// Flips answered by their state: the run's throughput.
-    var flips = 0
+    public internal(set) var flips = 0
     /// Flips the server refused with an error other than `rate_limited` (the bot then decides again).
-    var flipsRefused = 0
+    public internal(set) var flipsRefused = 0
     /// Requests sent again after `rate_limited`.
-    var resends = 0
+    public internal(set) var resends = 0
     /// Flips still unanswered when the run ended or their game was abandoned, and the oldest one's age.
-    var unfinishedFlips = 0
-    var unfinishedMaxNanoseconds: UInt64 = 0
+    public internal(set) var unfinishedFlips = 0
+    public internal(set) var unfinishedMaxNanoseconds: UInt64 = 0
 
-    var games = 0
-    var gamesForfeited = 0
-    var gamesAbandoned = 0
-    var gamesUnfinished = 0
+    public internal(set) var games = 0
+    public internal(set) var gamesForfeited = 0
+    public internal(set) var gamesAbandoned = 0
+    public internal(set) var gamesUnfinished = 0
 
     /// `error` replies by code.
-    var errors: [String: Int] = [:]
-    var errorCount = 0
+    public internal(set) var errors: [String: Int] = [:]
+    public internal(set) var errorCount = 0
 
-    var connectionsOpened = 0
+    public internal(set) var connectionsOpened = 0
     /// Connections that never took their seat, by why: an errno name (`ECONNREFUSED`), `bye server_full`,
     /// `join room_full`, `closed`.
-    var connectionFailures: [String: Int] = [:]
+    public internal(set) var connectionFailures: [String: Int] = [:]
     /// Connections lost after taking their seat, by why.
-    var connectionsDropped: [String: Int] = [:]
+    public internal(set) var connectionsDropped: [String: Int] = [:]
 
     /// Lines neither the scanner nor the decoder could read (a server bug, or a newer protocol).
-    var unreadableLines = 0
+    public internal(set) var unreadableLines = 0
 
     mutating func recordLatency(_ nanoseconds: UInt64) {
         latency.record(nanoseconds)
