@@ -22,9 +22,10 @@ public final class Server: @unchecked Sendable {
     /// Connections accepted each time a harvest reports the listening socket. It is harvested with the
     /// clients' sockets, so under load it gets its turn in every batch, whatever Dispatch's scheduling. (A
     /// Dispatch source of its own, beside a readiness handler that re-queued itself, was served about once
-    /// a second on a busy server: 64-128 accepts/s, the backlog full, connects waiting for SYN retries.) 256: a crowd arriving at once is welcomed within a few batches (500 newcomers in
-    /// 33 ms beside 1,000 busy games), while accepting, about 10 µs a connection, never takes more than a
-    /// batch's share of the queue from the games already running.
+    /// a second on a busy server: 64-128 accepts/s, the backlog full, connects waiting for SYN retries.)
+    /// 256: a crowd arriving at once is welcomed within a few batches (500 newcomers in 33 ms beside 1,000
+    /// busy games), while accepting, about 10 µs a connection, never takes more than a batch's share of the
+    /// queue from the games already running.
     static let maxAcceptsPerEvent = 256
     /// Bytes read per readable event: one buffer, shared by all connections since only the queue reads.
     static let readBufferBytes = 64 * 1024
@@ -276,8 +277,8 @@ public final class Server: @unchecked Sendable {
 
     // MARK: Reading and writing
 
-    /// Batches of ready sockets harvested per Dispatch wakeup at most, so timers, accepts and the sweep
-    /// get the queue between them however busy the clients are.
+    /// Batches of ready sockets harvested per Dispatch wakeup at most, so room timers and the sweep get the
+    /// queue between them however busy the clients are.
     static let maxBatchesPerWakeup = 4
 
     /// Once every socket is quiet, the readiness handler waits up to 200 µs, asleep in `epoll_pwait2`, for
@@ -286,8 +287,9 @@ public final class Server: @unchecked Sendable {
     /// Without it, every request woke Dispatch's manager thread, which then woke a worker to run this handler:
     /// that second hand-off made the median round trip 1.45 x the C reference's (README.md, "Benchmarks").
     /// Asleep, the wait costs no CPU; a lone human's line costs one timer wakeup more. At most 16 waits per
-    /// wakeup, because nothing else runs on the queue meanwhile: back-to-back traffic can hold off timers,
-    /// accepts and the sweep by 16 x 200 µs = 3.2 ms of waiting at most.
+    /// wakeup, because nothing else runs on the queue meanwhile: back-to-back traffic can hold off room
+    /// timers and the sweep by 16 x 200 µs = 3.2 ms of waiting at most. (Newcomers are not held off: the
+    /// listening socket is in the epoll set, so a connect ends the wait like a request does.)
     static let linger = EventPoller.Linger(microseconds: 200, times: 16)
 
     /// The readiness source's handler: every socket that is ready, each handled as its own event, then the

@@ -173,13 +173,15 @@ struct GameplayTests {
 private final class BackToBackPinger: @unchecked Sendable {
     /// Used by the pinger's thread alone once `init` has returned.
     private let client: TestClient
+    /// Signalled by the pinger's thread as it ends.
+    private let finished = DispatchSemaphore(value: 0)
+    /// Touched by the test's thread alone.
+    private var isJoined = false
     /// Guards the fields below, shared between the test and the pinger's thread.
     private let lock = NSLock()
     private var stopping = false
     private var pongs = 0
     private var failure: String?
-    private let finished = DispatchSemaphore(value: 0)
-    private var isJoined = false
 
     /// Connects, and returns once the first pong has come back.
     init(port: Int) throws {
