@@ -23,23 +23,26 @@ struct GameplayTests {
 
     @Test("a mismatch shows both faces to both players, then hides them and passes the turn")
     func mismatchIsShownToBothThenHidden() throws {
-        let server = try startServer { $0.defaultOptions.revealMilliseconds = 300 }
+        // A fixed seed makes the deal, and so whether the pairs tried below match, the same on every run:
+        // with a random deal, cards 0-1 and 2-3 both matched in one run out of 35 and the test found no mismatch.
+        let server = try startServer {
+            $0.defaultOptions.revealMilliseconds = 300
+            $0.seed = 7
+        }
         defer { server.stop() }
         let (first, second) = try seatedPair(on: server)
-        // Flip card 0, then find a card with another face by flipping card 1 (or 2 if 1 matches).
-        first.send(#"{"type":"flip","card":0,"id":1}"#)
-        let up = try first.waitForState { $0.id == .integer(1) }
-        guard case .up(let face)? = up.state.cards.first else { Issue.record("card 0 not up"); return }
-        first.send(#"{"type":"flip","card":1,"id":2}"#)
-        var shown = try first.waitForState { $0.id == .integer(2) }
-        if case .match = shown.state.event {
-            first.send(#"{"type":"flip","card":2,"id":3}"#)
-            _ = try first.waitForState { $0.id == .integer(3) }
-            first.send(#"{"type":"flip","card":3,"id":4}"#)
-            shown = try first.waitForState { $0.id == .integer(4) }
+        // A match keeps the turn, so the first player tries the pairs 0-1, 2-3, 4-5 until one is a mismatch.
+        var shown: StateMessage?
+        for pair in 0..<3 {
+            let (left, right) = (2 * pair, 2 * pair + 1)
+            first.send(#"{"type":"flip","card":\#(left),"id":\#(100 + left)}"#)
+            _ = try first.waitForState { $0.id == .integer(Int64(100 + left)) }
+            first.send(#"{"type":"flip","card":\#(right),"id":\#(100 + right)}"#)
+            let answer = try first.waitForState { $0.id == .integer(Int64(100 + right)) }
+            if case .mismatch = answer.state.event { shown = answer; break }
         }
-        guard case .mismatch(.first, let pair) = shown.state.event else {
-            Issue.record("expected a mismatch, got \(shown.state.event) (first face \(face))"); return
+        guard let shown, case .mismatch(.first, let pair) = shown.state.event else {
+            Issue.record("seed 7 deals matching pairs at 0-1, 2-3 and 4-5; pick another seed"); return
         }
         #expect(shown.state.phase == .reveal)
         for player in [first, second] {
