@@ -52,35 +52,17 @@ func netcatDocumentIsExact() async throws {
 
     // The document's server, with one change: mismatched cards stay up for 5 s rather than 1 s. Bob types
     // `2` while they are still up and is told to wait; on a machine busy with the rest of the suite, a
-    // second can pass before his line arrives. The reveal time appears in no line, so the lines are the same.
+    // second can pass before his line arrives even from a thread of its own. The reveal time appears in no line, so the lines are the same.
     let server = try Subprocess(pairs, ["serve", "--host", "127.0.0.1", "--port", "0", "--seed", "3", "--pairs", "3",
                                         "--turn-seconds", "0", "--reveal-ms", "5000", "--log-level", "error"])
     defer { server.terminate() }
     let listening = try await server.waitForLine("the server to listen") { $0.hasPrefix("pairs listening on ") }.line
     let port = try #require(listening.split(separator: ":").last.map(String.init))
 
-    var terminals: [String: Subprocess] = [:]
+    // The replay runs on a thread of its own: bob's `2` must follow ann's mismatch within the reveal, and an
+    // await between them could wait seconds for a pool thread that other suites' blocking tests hold.
+    let terminals = try await onThreadOfItsOwn { try replay(typingOrder, of: transcripts, with: nc, port: port) }
     defer { for terminal in terminals.values { terminal.terminate() } }
-    /// How far into its transcript each terminal is: typed lines count as soon as they are typed.
-    var position: [String: Int] = ["ann": 0, "bob": 0]
-    var received: [String: Int] = ["ann": 0, "bob": 0]
-    for (who, line) in typingOrder {
-        let transcript = transcripts[who]!
-        // Wait until everything this terminal shows before the typed line has arrived.
-        let typedIndex = try #require(transcript[position[who]!...].firstIndex(of: line))
-        let expectedBefore = transcript[position[who]!..<typedIndex].count
-        if expectedBefore > 0, let terminal = terminals[who] {
-            let target = received[who]! + expectedBefore
-            try await waitUntil("\(who) to receive \(expectedBefore) lines before typing \(line)") { terminal.lines.count >= target }
-        }
-        received[who]! += expectedBefore
-        position[who] = typedIndex + 1
-        if line.hasPrefix("$ nc") {
-            terminals[who] = try Subprocess(nc, ["127.0.0.1", port])
-        } else {
-            terminals[who]!.write(line + "\n")
-        }
-    }
     for who in ["ann", "bob"] {
         let expected = transcripts[who]!.filter { $0.hasPrefix("{") }
         let terminal = terminals[who]!
@@ -90,5 +72,48 @@ func netcatDocumentIsExact() async throws {
         for (got, want) in zip(actual, expected) {
             #expect(maskingTokens(got) == maskingTokens(want))
         }
+    }
+}
+
+/// The typing order names a line that the terminal's transcript in netcat.md does not have (any more).
+private struct OutOfDate: Error, CustomStringConvertible {
+    var line: String, terminal: String
+    var description: String { "\(terminal)'s terminal in netcat.md has no typed line \(line.debugDescription) where the order expects it" }
+}
+
+/// Types `order`'s lines into one `nc` per terminal, each line once everything its terminal shows before it
+/// has arrived; returns the terminals, still connected. Blocks the calling thread.
+private func replay(_ order: [(who: String, line: String)], of transcripts: [String: [String]],
+                    with nc: URL, port: String) throws -> [String: Subprocess] {
+    var terminals: [String: Subprocess] = [:]
+    do {
+        /// How far into its transcript each terminal is: typed lines count as soon as they are typed.
+        var position: [String: Int] = ["ann": 0, "bob": 0]
+        var received: [String: Int] = ["ann": 0, "bob": 0]
+        for (who, line) in order {
+            let transcript = transcripts[who]!
+            // Wait until everything this terminal shows before the typed line has arrived.
+            guard let typedIndex = transcript[position[who]!...].firstIndex(of: line) else {
+                throw OutOfDate(line: line, terminal: who)
+            }
+            let expectedBefore = transcript[position[who]!..<typedIndex].count
+            if expectedBefore > 0, let terminal = terminals[who] {
+                let target = received[who]! + expectedBefore
+                try blockingWaitUntil("\(who) to receive \(expectedBefore) lines before typing \(line)") {
+                    terminal.lines.count >= target
+                }
+            }
+            received[who]! += expectedBefore
+            position[who] = typedIndex + 1
+            if line.hasPrefix("$ nc") {
+                terminals[who] = try Subprocess(nc, ["127.0.0.1", port])
+            } else {
+                terminals[who]!.write(line + "\n")
+            }
+        }
+        return terminals
+    } catch {
+        for terminal in terminals.values { terminal.terminate() }
+        throw error
     }
 }
