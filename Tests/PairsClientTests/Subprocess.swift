@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import PairsTestSupport
 import Synchronization
 
 /// A child process with its output collected line by line as it comes, for tests that run the real

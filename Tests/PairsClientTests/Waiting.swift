@@ -1,10 +1,5 @@
 import Foundation
-
-/// A condition that did not come true before its deadline.
-struct TimedOut: Error, CustomStringConvertible {
-    var what: String
-    var description: String { "timed out waiting for \(what)" }
-}
+import PairsTestSupport
 
 /// How often a wait looks at its condition again. Short, so tests finish as soon as the condition holds.
 let pollInterval: Duration = .milliseconds(20)
@@ -32,24 +27,12 @@ func waitFor<T>(_ what: String, timeout: Duration = .seconds(10), _ probe: () th
 
 /// Runs `body` on a thread of its own and returns its result.
 ///
-/// For steps whose timing matters: the synchronous network tests of other suites can hold every thread of
-/// Swift Testing's cooperative pool (one per core) for seconds, and an `await` that needs one of them to
-/// resume waits that long. A plain thread is scheduled by the kernel alone.
+/// For steps whose timing matters, with `blockingWaitUntil` for their waits: the synchronous network tests
+/// of other suites can hold every thread of Swift Testing's cooperative pool (one per core) for seconds,
+/// and an `await` that needs one of them to resume waits that long. A plain thread is scheduled by the
+/// kernel alone.
 func onThreadOfItsOwn<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         Thread { continuation.resume(with: Result { try body() }) }.start()
-    }
-}
-
-/// How often a blocking wait looks at its condition again; it holds its own thread, so it may look often.
-let blockingPollInterval: TimeInterval = 0.002
-
-/// `waitUntil` for a thread of its own (see `onThreadOfItsOwn`): blocks that thread, never a pool thread.
-func blockingWaitUntil(_ what: String, timeout: TimeInterval = 10, _ condition: () throws -> Bool) throws {
-    let deadline = Date(timeIntervalSinceNow: timeout)
-    while true {
-        if try condition() { return }
-        guard Date() < deadline else { throw TimedOut(what: what) }
-        Thread.sleep(forTimeInterval: blockingPollInterval)
     }
 }

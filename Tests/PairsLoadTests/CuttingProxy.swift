@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import PairsTestSupport
 
 /// A TCP forwarder between the load client and the server that can cut one connection in the middle of a
 /// run, as a network fault or a crashed peer would: the load client sees its socket closed without a word.

@@ -5,6 +5,7 @@ import Glibc
 import PairsLoad
 import PairsRules
 import PairsServer
+import PairsTestSupport
 import Testing
 
 // Load runs against a real server in this process, over real TCP on 127.0.0.1. Serialized: each run wants
@@ -33,7 +34,7 @@ struct LoadRunnerTests {
         #expect(statistics.gamesFinished == 50)
         #expect(statistics.flips == report.flips)
         // Every connection said goodbye before the report: the server has nobody left.
-        try waitUntil("the server to close every connection") { server.statistics().connections == 0 }
+        try blockingWaitUntil("the server to close every connection") { server.statistics().connections == 0 }
     }
 
     @Test("--duration ends the run on time, counts the games cut short, and leaves nothing behind on the server")
@@ -56,7 +57,7 @@ struct LoadRunnerTests {
         // Leaving a game in progress forfeits it: the server counts those as finished too.
         let finished = server.statistics().gamesFinished
         #expect(finished >= report.games && finished <= report.games + 6)
-        try waitUntil("the server to close every connection") { server.statistics().connections == 0 }
+        try blockingWaitUntil("the server to close every connection") { server.statistics().connections == 0 }
     }
 
     @Test("With a think time, latency is counted from the intended send: it stays far below the think time")
@@ -132,7 +133,7 @@ struct LoadRunnerTests {
             box.set(report)
             done.signal()
         }
-        try waitUntil("games under way") { server.statistics().flips >= 40 }
+        try blockingWaitUntil("games under way") { server.statistics().flips >= 40 }
         #expect(proxy.accepted == 8)
         proxy.cut(0)
         guard done.wait(timeout: .now() + 60) == .success, let report = box.get() else {

@@ -5,6 +5,7 @@ import Glibc
 import PairsLoad
 import PairsRules
 import PairsServer
+import PairsTestSupport
 
 /// A real server on 127.0.0.1 and a free port, with no rate limit, no reveal pause and small boards unless
 /// `configure` says otherwise. Stop it with `stop()` (use `defer`).
@@ -48,21 +49,6 @@ private final class PrefixCounter: @unchecked Sendable {
         defer { lock.unlock() }
         value += 1
         return value
-    }
-}
-
-/// A condition that did not come true before its deadline.
-struct TimedOut: Error, CustomStringConvertible {
-    var what: String
-    var description: String { "timed out waiting for \(what)" }
-}
-
-/// Waits until `condition` holds, looking every 20 ms, for at most `seconds`.
-func waitUntil(_ what: String, within seconds: Double = 10, _ condition: () -> Bool) throws {
-    let deadline = Date().addingTimeInterval(seconds)
-    while !condition() {
-        guard Date() < deadline else { throw TimedOut(what: what) }
-        usleep(20_000)
     }
 }
 
