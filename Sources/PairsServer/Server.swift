@@ -302,7 +302,9 @@ public final class Server: @unchecked Sendable {
                 acceptConnections()
                 return
             }
-            // A socket closed earlier in this batch is no longer in the table.
+            // A socket closed earlier in this batch is no longer in the table. If a newcomer accepted in the
+            // same batch already has its descriptor, the stale report reaches the newcomer instead: harmless,
+            // since a read then finds nothing (`wouldBlock`) and a flush sends only what is queued.
             guard let connection = sockets[Int32(truncatingIfNeeded: token)] else { return }
             if events & EventPoller.writable != 0 { writable(connection) }
             if events & (EventPoller.readable | EventPoller.failed) != 0, !connection.isSocketClosed {
@@ -319,7 +321,7 @@ public final class Server: @unchecked Sendable {
         switch connection.read(into: readBuffer) {
         case .bytes(let count):
             counters.bytesIn += count
-            guard !connection.isClosing else { break } // still drained, so the source stops firing
+            guard !connection.isClosing else { break } // still drained, so epoll stops reporting it
             var framer = LineFramer()
             swap(&framer, &connection.framer) // the handlers below may not touch connection.framer
             framer.append(UnsafeRawBufferPointer(rebasing: readBuffer[..<count])) { frame in
