@@ -17,14 +17,18 @@ let package = Package(
         // Many sockets in one epoll set behind one Dispatch source: the server's and the load client's
         // readiness, one wakeup per batch instead of one per socket event.
         .target(name: "PairsPolling", dependencies: ["CEpoll"]),
-        // The TCP server: sockets, Dispatch queues, timers, rooms.
-        .target(name: "PairsServer", dependencies: ["PairsRules", "PairsWire", "PairsPolling"]),
+        // The lobby: rooms, seats, quick match, chat, limits and what every request does. Decides, and says
+        // what to send and whom to close; touches no socket and reads no clock.
+        .target(name: "PairsLobby", dependencies: ["PairsRules", "PairsWire"]),
+        // The TCP transport: sockets, the epoll set, Dispatch queues and timers, output buffers and goodbyes.
+        // Carries out what the lobby decides.
+        .target(name: "PairsServer", dependencies: ["PairsLobby", "PairsRules", "PairsWire", "PairsPolling"]),
         // The bundled clients: a client connection, bots and their strategies, the terminal player.
         .target(name: "PairsClient", dependencies: ["PairsRules", "PairsWire"]),
         // The load generator: thousands of bot games over real TCP from one process, on one epoll set.
         .target(name: "PairsLoad", dependencies: ["PairsClient", "PairsWire", "PairsRules", "PairsPolling"]),
         // The one executable: a thin command-line front over the modules above.
-        .executableTarget(name: "pairs", dependencies: ["PairsRules", "PairsWire", "PairsServer", "PairsClient", "PairsLoad"]),
+        .executableTarget(name: "pairs", dependencies: ["PairsRules", "PairsWire", "PairsLobby", "PairsServer", "PairsClient", "PairsLoad"]),
 
         // Helpers shared by the test targets (seeded games played with the real rules, finding the built
         // binary and the tools CI installs); not shipped.
@@ -32,8 +36,9 @@ let package = Package(
         .testTarget(name: "PairsRulesTests", dependencies: ["PairsRules"]),
         .testTarget(name: "PairsPollingTests", dependencies: ["PairsPolling"]),
         .testTarget(name: "PairsWireTests", dependencies: ["PairsWire", "PairsRules", "PairsTestSupport"]),
-        .testTarget(name: "PairsServerTests", dependencies: ["PairsServer", "PairsWire", "PairsRules", "PairsTestSupport"]),
-        .testTarget(name: "PairsClientTests", dependencies: ["PairsClient", "PairsServer", "PairsWire", "PairsRules", "PairsTestSupport"]),
-        .testTarget(name: "PairsLoadTests", dependencies: ["PairsLoad", "PairsServer", "PairsClient", "PairsWire", "PairsRules", "PairsTestSupport"]),
+        .testTarget(name: "PairsLobbyTests", dependencies: ["PairsLobby", "PairsWire", "PairsRules", "PairsTestSupport"]),
+        .testTarget(name: "PairsServerTests", dependencies: ["PairsServer", "PairsLobby", "PairsWire", "PairsRules", "PairsTestSupport"]),
+        .testTarget(name: "PairsClientTests", dependencies: ["PairsClient", "PairsServer", "PairsLobby", "PairsWire", "PairsRules", "PairsTestSupport"]),
+        .testTarget(name: "PairsLoadTests", dependencies: ["PairsLoad", "PairsServer", "PairsLobby", "PairsClient", "PairsWire", "PairsRules", "PairsTestSupport"]),
     ]
 )

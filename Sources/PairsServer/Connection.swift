@@ -1,24 +1,36 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PairsLobby
 import PairsPolling
 import PairsRules
 import PairsWire
 
-/// One client: its socket, its buffers and where it is (lobby, seat, or watching).
+/// One client socket as the transport holds it: its buffers, its framing, and where it is in its life.
 ///
-/// Confined to the server's queue: every property is read and written only on that queue, which is what
-/// makes `@unchecked Sendable` true. Decisions (what a message means, when to drop a client) belong to
-/// `Server`; this type only moves bytes.
+/// Confined to the server's queue, which is what makes `@unchecked Sendable` true. It moves bytes and
+/// knows nothing of rooms: what a message means is the lobby's to decide.
 final class Connection: @unchecked Sendable {
-    /// Where the connection is.
-    enum Place {
-        case lobby
-        case seated(Room, Seat)
-        case watching(Room)
+    /// Where a connection is in its life. Each state says what its socket is still good for.
+    enum Lifecycle {
+        /// Reading requests and writing whatever the lobby sends.
+        case open
+        /// A write failed: the peer is gone, but what it sent before going is still read and handed to the
+        /// lobby (a `leave` followed by a reset must not be lost). Nothing more is written.
+        case failing
+        /// Saying goodbye: `bye` is queued, behind what was already queued when the reason lets that go
+        /// first; once the output is out, the write side is shut. Input is read and thrown away. Closed
+        /// at `deadline` whatever is left.
+        case flushing(deadline: Moment)
+        /// The write side is shut and the goodbye sent: input is read and thrown away until the peer closes
+        /// or `deadline` passes. Closing with unread input makes the kernel send a reset, which can destroy
+        /// the `bye` before the client reads it; draining first lets it arrive.
+        case lingering(deadline: Moment)
+        /// The socket is closed.
+        case closed
     }
 
-    /// What happened to bytes handed to `write(_:)`.
+    /// What happened to bytes handed to `write(_:limit:)`.
     enum WriteOutcome {
         /// Sent, or queued within the output limit.
         case accepted
@@ -33,60 +45,39 @@ final class Connection: @unchecked Sendable {
         case bytes(Int)
         case wouldBlock
         case endOfStream
-        case failed
+        case failed(errno: Int32)
     }
 
     /// Bytes written per writable event at most, so one client with a deep backlog cannot keep the
     /// queue from every other connection for long.
     static let maxWriteBytesPerEvent = 64 * 1024
 
-    let id: Int
+    let id: ConnectionID
     let fd: Int32
-    let peer: String
-    var name: String
-    var place = Place.lobby
-    var framer = LineFramer()
+    var lifecycle = Lifecycle.open
+    var framing = Framing.lines(LineFramer())
     var output = OutputBuffer()
-    /// Drops messages beyond the rate limit; nil when the limit is off.
-    var rateLimit: TokenBucket?
-    /// Counts dropped messages: when it runs dry the client is flooding and is disconnected.
-    var floodAllowance: TokenBucket?
-    /// The last message received, for the idle limit.
-    var lastActivity: Moment
-    /// Set once the connection is scheduled to close: its input is ignored from then on.
-    var isClosing = false
-
-    /// Neighbours in the server's idle list (lobby connections, least recently active first).
-    var idlePrevious: Connection?
-    var idleNext: Connection?
-    var isInIdleList = false
 
     /// The server's epoll set, once the connection is in it.
     private var poller: EventPoller?
-    /// Whether the socket is watched for room to write: only while output is queued, since an empty
-    /// socket buffer is writable nearly always and would report so in every batch.
-    private var isWatchingWritable = false
-    private(set) var isSocketClosed = false
+    /// What the epoll set watches the socket for. Room to write is watched only while output is queued,
+    /// since an empty socket buffer is writable nearly always and would be reported in every batch.
+    private var interest: UInt32 = 0
 
-    init(id: Int, fd: Int32, peer: String, now: Moment) {
+    init(id: ConnectionID, fd: Int32) {
         self.id = id
         self.fd = fd
-        self.peer = peer
-        self.name = "player\(id)"
-        self.lastActivity = now
     }
 
-    var room: Room? {
-        switch place {
-        case .lobby: nil
-        case .seated(let room, _), .watching(let room): room
-        }
+    var isOpen: Bool {
+        if case .open = lifecycle { true } else { false }
     }
 
     /// Puts the socket in the server's epoll set, which reports it by its descriptor.
     func watch(with poller: EventPoller) -> Bool {
         self.poller = poller
-        return poller.add(fd, token: UInt64(fd), interest: EventPoller.readable)
+        interest = EventPoller.readable
+        return poller.add(fd, token: UInt64(fd), interest: interest)
     }
 
     /// Reads what the socket has, up to the buffer's size.
@@ -98,7 +89,7 @@ final class Connection: @unchecked Sendable {
             switch errno {
             case EINTR: continue
             case EAGAIN, EWOULDBLOCK: return .wouldBlock
-            default: return .failed
+            case let code: return .failed(errno: code)
             }
         }
     }
@@ -106,7 +97,6 @@ final class Connection: @unchecked Sendable {
     /// Sends `bytes` now if the socket takes them, queues what it does not, and watches for room to write.
     /// The array is queued by reference, so a broadcast costs no copy per recipient.
     func write(_ bytes: [UInt8], limit: Int) -> WriteOutcome {
-        guard !isSocketClosed else { return .failed }
         if !output.isEmpty {
             guard output.byteCount + bytes.count <= limit else { return .overflow }
             output.append(bytes)
@@ -116,7 +106,7 @@ final class Connection: @unchecked Sendable {
         if sent == bytes.count { return .accepted }
         if sent < 0, errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR { return .failed }
         output.append(bytes, alreadySent: max(0, sent))
-        watchWritable(true)
+        watch(writable: true)
         return .accepted
     }
 
@@ -134,29 +124,39 @@ final class Connection: @unchecked Sendable {
             if sent == 0 { break }
             budget -= sent
         }
-        if output.isEmpty { watchWritable(false) }
+        watch(writable: !output.isEmpty)
         return true
     }
 
-    /// Writes `bytes` straight to the socket, past any queue and limit, and gives up on what the socket
-    /// does not take. For the last words (`bye`) to a client that is about to be closed anyway.
-    func writeLastWords(_ bytes: [UInt8]) {
-        guard !isSocketClosed else { return }
-        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    /// Stops watching for input: the peer has closed its side, and an end of stream stays readable, so
+    /// watching on would report it in every batch.
+    func stopReading() {
+        setInterest(interest & ~EventPoller.readable)
+    }
+
+    /// Whether the socket is still watched for input.
+    var isReading: Bool { interest & EventPoller.readable != 0 }
+
+    /// Shuts the write side: the peer reads the end of the stream after everything sent.
+    func shutdownWriting() {
+        Glibc.shutdown(fd, Int32(SHUT_WR))
     }
 
     /// Closes the socket, which also takes it out of the epoll set (the server never duplicates it).
     func closeSocket() {
-        guard !isSocketClosed else { return }
-        isSocketClosed = true
-        output.removeAll()
+        if case .closed = lifecycle { return }
+        lifecycle = .closed
+        output.discardUnsent()
         Glibc.close(fd)
     }
 
-    private func watchWritable(_ wanted: Bool) {
-        guard wanted != isWatchingWritable, let poller else { return }
-        isWatchingWritable = wanted
-        let interest = wanted ? EventPoller.readable | EventPoller.writable : EventPoller.readable
-        _ = poller.modify(fd, token: UInt64(fd), interest: interest)
+    private func watch(writable: Bool) {
+        setInterest(writable ? interest | EventPoller.writable : interest & ~EventPoller.writable)
+    }
+
+    private func setInterest(_ wanted: UInt32) {
+        guard wanted != interest, let poller else { return }
+        interest = wanted
+        _ = poller.modify(fd, token: UInt64(fd), interest: wanted)
     }
 }

@@ -38,9 +38,16 @@ struct OutputBuffer {
         return sent
     }
 
-    mutating func removeAll() {
-        chunks = []
-        offset = 0
-        byteCount = 0
+    /// Drops every message not yet begun, keeping the rest of one already partly sent: a line cut in half
+    /// would corrupt whatever is written after it (the `bye` that usually follows this).
+    mutating func discardUnsent() {
+        guard let first = chunks.first else { return }
+        if offset == 0 {
+            chunks = []
+            byteCount = 0
+        } else {
+            chunks = [first]
+            byteCount = first.count - offset
+        }
     }
 }

@@ -2,90 +2,115 @@ import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
+import PairsLobby
 import PairsPolling
 import PairsRules
 import PairsWire
 
-/// The Pairs match server: accepts TCP connections, reads line-delimited requests, runs the rooms, and
-/// writes every state change to everyone in the room.
+/// The Pairs match server's transport: it accepts TCP connections, reads their bytes, hands whole messages
+/// to the `Lobby`, and carries out what the lobby decides (send these bytes, close that connection), with
+/// every timer and every goodbye.
 ///
-/// One serial queue owns everything: connections, rooms, the lobby, the counters. Sockets are non-blocking
-/// and every Dispatch source (accepts, readiness, timers) targets that queue, so no state is ever touched
-/// by two threads and no lock is needed. That is the `@unchecked Sendable` promise: every mutable property
-/// below is used only on `queue`. The public methods hop onto it.
+/// One serial queue owns everything: the lobby, the connections, the counters. Sockets are non-blocking and
+/// every Dispatch source (readiness, the lobby's timer, goodbye deadlines) targets that queue, so no state
+/// is ever touched by two threads and no lock is needed. That is the `@unchecked Sendable` promise: every
+/// mutable property below is used only on `queue`. The public methods hop onto it.
 ///
 /// Client sockets and the listening socket sit in one epoll set (`EventPoller`) watched by a single Dispatch
 /// read source, as Redis's ae loop watches all its descriptors: one Dispatch wakeup serves every socket that
 /// became ready meanwhile, where a source per socket would cost Dispatch's manager thread two hand-offs per
-/// event.
+/// event (README.md, "Benchmarks").
 public final class Server: @unchecked Sendable {
     /// Connections accepted each time a harvest reports the listening socket. It is harvested with the
-    /// clients' sockets, so under load it gets its turn in every batch, whatever Dispatch's scheduling. (A
-    /// Dispatch source of its own, beside a readiness handler that re-queued itself, was served about once
-    /// a second on a busy server: 64-128 accepts/s, the backlog full, connects waiting for SYN retries.)
-    /// 256: a crowd arriving at once is welcomed within a few batches (500 newcomers in 33 ms beside 1,000
-    /// busy games), while accepting, about 10 µs a connection, never takes more than a batch's share of the
-    /// queue from the games already running.
+    /// clients' sockets, so under load it gets its turn in every batch, whatever Dispatch's scheduling (a
+    /// Dispatch source of its own was served about once a second on a busy server). 256: a crowd arriving
+    /// at once is welcomed within a few batches, while accepting, about 10 µs a connection, never takes more
+    /// than a batch's share of the queue from the games already running.
     static let maxAcceptsPerEvent = 256
+    /// Connections the kernel queues for `accept` while the server is busy: enough for a load test's whole
+    /// crowd connecting at once, so none waits for a SYN retry. (The kernel caps it at `somaxconn`.)
+    static let listenBacklog: Int32 = 4096
     /// Bytes read per readable event: one buffer, shared by all connections since only the queue reads.
     static let readBufferBytes = 64 * 1024
     /// Descriptors kept back from `--max-connections`' default: stdio, the listening socket, the spare
     /// descriptor, the epoll set and Dispatch's own.
     static let reservedDescriptors = 16
-    /// How long a shutdown waits for goodbyes to drain before closing anyway (the process must exit
-    /// within two seconds of SIGTERM).
+    /// How long a shutdown waits for goodbyes to drain before closing anyway: the process must exit
+    /// within two seconds of SIGTERM.
     static let shutdownDrainMilliseconds: Int64 = 1500
-    /// How long a client that asked to quit gets to read its last messages.
-    static let quitDrainMilliseconds: Int64 = 2000
+    /// How often a shutdown looks whether every goodbye has gone out: short against the drain limit, long
+    /// enough to cost nothing.
+    static let shutdownPollMilliseconds = 10
+    /// How long a goodbye may take: to write what is queued (`bye` last), then to wait for the peer to close
+    /// after the write side is shut. A client reading normally takes microseconds; one that does not read
+    /// or never closes holds a descriptor no longer than this.
+    static let goodbyeMilliseconds: Int64 = 2000
+    /// Reads of what a refused client (server full) already sent before its socket is closed: enough for
+    /// a client's first requests, bounded so a client that keeps sending cannot hold the queue there.
+    static let refusalReads = 4
+    /// At most one "server full" warning a second: a crowd turned away would otherwise flood the log.
+    static let serverFullWarningIntervalMilliseconds: Int64 = 1000
+    /// Batches of ready sockets harvested per Dispatch wakeup at most, so the lobby's timer and the
+    /// goodbye deadlines get the queue between them however busy the clients are.
+    static let maxBatchesPerWakeup = 4
+    /// Once every socket is quiet, the readiness handler waits up to 200 µs, asleep in `epoll_pwait2`, for
+    /// the next request before giving the thread back to Dispatch. A bot answers a state within tens of
+    /// microseconds, and a request that arrives during the wait is read by the very thread the kernel wakes;
+    /// without the wait, every request woke Dispatch's manager thread, which then woke a worker to run the
+    /// handler (README.md, "Benchmarks", has what that cost). Asleep, the wait costs no CPU; a lone human's
+    /// line costs one timer wakeup more. At most 16 waits per wakeup, because nothing else runs on the
+    /// queue meanwhile: back-to-back traffic can hold off the lobby's timer by 16 x 200 µs = 3.2 ms of
+    /// waiting at most. (Newcomers are not held off: the listening socket is in the epoll set, so a connect
+    /// ends the wait like a request does.)
+    static let linger = EventPoller.Linger(microseconds: 200, times: 16)
+    /// Slack given to the lobby's timer: turn clocks need no more precision, and it lets the kernel batch
+    /// wakeups.
+    static let timerLeewayMilliseconds = 1
 
     public let configuration: ServerConfiguration
     let queue = DispatchQueue(label: "pairs.server")
-    let log: ServerLog
-    let startedAt = MonotonicClock.now()
-    let hint = "type: join | join ROOM | list | help"
-    let serverName: String
+    private let log: ServerLog
+    private let lobby: Lobby
 
-    var connections: [Int: Connection] = [:]
-    var directory = RoomDirectory()
-    var idleList = IdleList()
-    var counters = ServerStatistics()
-    var maxConnections = 0
-    private var nextConnectionID = 1
+    private var maxConnections = 0
+    private var nextConnectionNumber = 1
     /// -1 once the server stops accepting.
     private var listeningFD: Int32 = -1
-    /// Fires when any client socket is ready; the handler harvests them all from `poller`.
+    private var boundAddress: SocketAddress?
+    /// Fires when any socket in `poller` is ready; the handler harvests them all.
     private var readinessSource: DispatchSourceRead?
     private var poller: EventPoller?
-    /// Every open client socket by descriptor (the token the epoll set reports), including connections
-    /// still saying goodbye; a socket leaves it when it is closed.
+    /// Fires at the lobby's next deadline.
+    private var lobbyTimer: DispatchSourceTimer?
+    /// The deadline `lobbyTimer` is set for, so it is re-armed only when that changes.
+    private var armedDeadline: Moment?
+    /// Every client socket by descriptor (the token the epoll set reports), until it is closed.
     private var sockets: [Int32: Connection] = [:]
-    private var sweepTimer: DispatchSourceTimer?
+    /// The same connections by the name the lobby knows them by.
+    private var connections: [ConnectionID: Connection] = [:]
+    /// Connections whose write failed during the current event: their last input is read once the event is
+    /// over, never in the middle of reading another message.
+    private var failures: [Connection] = []
     /// A descriptor held open so that, when the process runs out, one can be freed to accept a client and
     /// tell it `server_full` instead of leaving it hanging in the backlog.
     private var spareFD: Int32 = -1
     private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Server.readBufferBytes, alignment: 1)
-    /// Connections to close once the current event is handled, never in the middle of a broadcast.
-    private var pendingCloses: [(Connection, CloseKind)] = []
-    /// Connections saying goodbye: closed when their output drains or their deadline passes.
-    private var draining: [Int: (connection: Connection, deadline: Moment)] = [:]
+    private var traffic = Traffic()
     private var lastFullWarning = Moment(milliseconds: .min / 2)
-    private(set) var isShuttingDown = false
-    private var boundAddress: SocketAddress?
+    private var isShuttingDown = false
 
-    /// How a connection ends.
-    enum CloseKind {
-        /// The socket is gone: nothing can be said.
-        case dropped(String)
-        /// Say `bye` with the reason and close at once, dropping anything still queued.
-        case bye(ByeReason)
-        /// Say `bye` after everything queued, and close once it has gone out.
-        case byeAfterFlush(ByeReason)
+    /// What the transport counts: what crossed the sockets.
+    private struct Traffic {
+        var messagesOut = 0
+        var bytesIn = 0
+        var bytesOut = 0
     }
 
     public init(configuration: ServerConfiguration, version: String = "dev") {
         self.configuration = configuration
         self.log = ServerLog(level: configuration.logLevel)
-        self.serverName = "pairs \(version)"
+        self.lobby = Lobby(configuration: configuration.lobby, serverName: "pairs \(version)", startedAt: MonotonicClock.now())
+        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
 
     deinit {
@@ -102,7 +127,7 @@ public final class Server: @unchecked Sendable {
     public func start() throws(SocketError) {
         let address = try SocketAddress(host: configuration.host, port: configuration.port)
         let fileLimit = SocketOptions.raiseFileLimit()
-        let fd = try SocketOptions.listen(on: address, backlog: 4096)
+        let fd = try SocketOptions.listen(on: address, backlog: Self.listenBacklog)
         let bound = try SocketAddress(boundTo: fd)
         let poller: EventPoller
         do {
@@ -124,67 +149,79 @@ public final class Server: @unchecked Sendable {
             readiness.setCancelHandler { withExtendedLifetime(poller) {} }
             readiness.activate()
             readinessSource = readiness
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            timer.setEventHandler { [self] in lobbyTimerFired() }
+            timer.activate()
+            lobbyTimer = timer
             listeningFD = fd
             boundAddress = bound
             maxConnections = configuration.maxConnections ?? max(1, fileLimit - Self.reservedDescriptors)
             spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
-            let sweep = DispatchSource.makeTimerSource(queue: queue)
-            sweep.setEventHandler { [self] in sweepIdleConnections() }
-            sweep.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1), leeway: .milliseconds(100))
-            sweep.activate()
-            sweepTimer = sweep
         }
         log.info("pairs listening on \(bound) (max \(maxConnections) connections)")
     }
 
     /// Stops accepting, says `bye {reason: "shutdown"}` to everyone, lets it drain briefly, closes every
-    /// connection, and then calls `completion` (on the server's queue).
+    /// connection, and then calls `completion` (on the server's queue). Safe to call from any thread.
     public func shutdown(completion: @escaping @Sendable () -> Void) {
         queue.async { [self] in
             guard !isShuttingDown else { completion(); return }
             isShuttingDown = true
             stopAccepting()
-            let deadline = MonotonicClock.now().adding(milliseconds: Self.shutdownDrainMilliseconds)
+            let now = MonotonicClock.now()
+            let deadline = now.adding(milliseconds: Self.shutdownDrainMilliseconds)
+            // Every goodbye starts before the lobby hears of any: the states its departures cause would
+            // otherwise reach connections that are about to get `bye` anyway.
+            let open = connections.values.filter(\.isOpen)
+            for connection in open { sayGoodbye(to: connection, .shutdown, at: now) }
+            for connection in open { lobby.disconnect(connection.id, because: .shutdown, at: now) }
+            performLobbyActions()
             for connection in connections.values {
-                schedule(close: connection, .byeAfterFlush(.shutdown))
+                switch connection.lifecycle {
+                case .flushing(let due): connection.lifecycle = .flushing(deadline: min(due, deadline))
+                case .lingering(let due): connection.lifecycle = .lingering(deadline: min(due, deadline))
+                case .open, .failing, .closed: break
+                }
             }
-            finishEvent()
-            for entry in draining.values { draining[entry.connection.id] = (entry.connection, min(entry.deadline, deadline)) }
-            waitForDrain(then: completion)
+            waitForGoodbyes(then: completion)
         }
     }
 
-    /// `shutdown`, waiting for it to finish. For tests and the command line; not to be called on the
-    /// server's own queue.
+    /// `shutdown`, waiting for it to finish. For tests and the command line; it blocks, so it must not be
+    /// called on the server's own queue.
     public func stop() {
+        dispatchPrecondition(condition: .notOnQueue(queue))
         let done = DispatchSemaphore(value: 0)
         shutdown { done.signal() }
         done.wait()
     }
 
-    /// The server's counters, read on its queue.
+    /// The server's counters. Safe to call from any thread, the server's queue included.
     public func statistics() -> ServerStatistics {
-        queue.sync { currentStatistics(id: nil) }
+        if DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) {
+            return currentStatistics(at: MonotonicClock.now())
+        }
+        return queue.sync { currentStatistics(at: MonotonicClock.now()) }
     }
 
-    private func waitForDrain(then completion: @escaping @Sendable () -> Void) {
+    private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+
+    private func waitForGoodbyes(then completion: @escaping @Sendable () -> Void) {
         let now = MonotonicClock.now()
-        for (id, entry) in draining where entry.connection.output.isEmpty || entry.deadline <= now {
-            draining[id] = nil
-            release(entry.connection)
+        for connection in Array(connections.values) { closeIfOverdue(connection, at: now) }
+        guard connections.isEmpty else {
+            queue.asyncAfter(deadline: .now() + .milliseconds(Self.shutdownPollMilliseconds)) { [self] in
+                waitForGoodbyes(then: completion)
+            }
+            return
         }
-        if draining.isEmpty {
-            sweepTimer?.cancel()
-            sweepTimer = nil
-            readinessSource?.cancel()
-            readinessSource = nil
-            for room in directory.rooms.values { room.timer.cancel() }
-            if spareFD >= 0 { Glibc.close(spareFD); spareFD = -1 }
-            log.info("server stopped")
-            completion()
-        } else {
-            queue.asyncAfter(deadline: .now() + .milliseconds(10)) { [self] in waitForDrain(then: completion) }
-        }
+        lobbyTimer?.cancel()
+        lobbyTimer = nil
+        readinessSource?.cancel()
+        readinessSource = nil
+        if spareFD >= 0 { Glibc.close(spareFD); spareFD = -1 }
+        log.info("server stopped")
+        completion()
     }
 
     // MARK: Accepting
@@ -212,36 +249,27 @@ public final class Server: @unchecked Sendable {
                 break
             }
             SocketOptions.configureClient(fd)
-            guard connections.count < maxConnections, !isShuttingDown else {
+            guard lobby.connectionCount < maxConnections, !isShuttingDown else {
                 refuse(fd)
                 continue
             }
             admit(fd, peer: SocketAddress(storage: storage, length: length).description)
         }
-        finishEvent()
     }
 
     private func admit(_ fd: Int32, peer: String) {
-        let now = MonotonicClock.now()
-        let connection = Connection(id: nextConnectionID, fd: fd, peer: peer, now: now)
-        nextConnectionID += 1
-        if configuration.rateLimit > 0 {
-            let rate = Double(configuration.rateLimit)
-            connection.rateLimit = TokenBucket(ratePerSecond: rate, burst: Double(configuration.rateBurst), now: now)
-            // A client is cut off after dropping about a burst's worth of messages in a row beyond its
-            // allowance; a client that backs off when told earns the allowance back within seconds.
-            connection.floodAllowance = TokenBucket(ratePerSecond: rate / 4, burst: Double(configuration.rateBurst), now: now)
-        }
+        let id = ConnectionID(nextConnectionNumber)
+        nextConnectionNumber += 1
+        let connection = Connection(id: id, fd: fd)
         guard let poller, connection.watch(with: poller) else {
-            log.warning("c\(connection.id) refused: cannot watch its socket: \(String(cString: strerror(errno)))")
+            log.warning("\(id) refused: cannot watch its socket: \(String(cString: strerror(errno)))")
             Glibc.close(fd)
             return
         }
         sockets[fd] = connection
-        connections[connection.id] = connection
-        idleList.touch(connection)
-        send(.welcome(Welcome(server: serverName, session: "c\(connection.id)", hint: hint)), to: connection)
-        log.debug("c\(connection.id) connected from \(peer)")
+        connections[id] = connection
+        lobby.connect(id, peer: peer, at: MonotonicClock.now())
+        performLobbyActions()
     }
 
     /// Tells a connection over the limit why it is turned away, and closes it.
@@ -253,13 +281,13 @@ public final class Server: @unchecked Sendable {
         let bye = ServerMessageEncoder.encode(.bye(.serverFull))
         _ = bye.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         Glibc.shutdown(fd, Int32(SHUT_WR))
-        var reads = 0 // bounded, so a client that keeps sending cannot hold the queue here
-        while reads < 4, Glibc.read(fd, readBuffer.baseAddress, readBuffer.count) > 0 { reads += 1 }
+        var reads = 0
+        while reads < Self.refusalReads, Glibc.read(fd, readBuffer.baseAddress, readBuffer.count) > 0 { reads += 1 }
         Glibc.close(fd)
         let now = MonotonicClock.now()
-        if lastFullWarning.milliseconds(until: now) >= 1000 {
+        if lastFullWarning.milliseconds(until: now) >= Self.serverFullWarningIntervalMilliseconds {
             lastFullWarning = now
-            log.warning("connection refused: server full (\(connections.count) connections)")
+            log.warning("connection refused: server full (\(lobby.connectionCount) connections)")
         }
     }
 
@@ -277,27 +305,12 @@ public final class Server: @unchecked Sendable {
 
     // MARK: Reading and writing
 
-    /// Batches of ready sockets harvested per Dispatch wakeup at most, so room timers and the sweep get the
-    /// queue between them however busy the clients are.
-    static let maxBatchesPerWakeup = 4
-
-    /// Once every socket is quiet, the readiness handler waits up to 200 µs, asleep in `epoll_pwait2`, for
-    /// the next request before giving the thread back to Dispatch. A bot answers a state within tens of
-    /// microseconds, and a request that arrives during the wait is read by the very thread the kernel wakes.
-    /// Without it, every request woke Dispatch's manager thread, which then woke a worker to run this handler:
-    /// that second hand-off made the median round trip 1.45 x the C reference's (README.md, "Benchmarks").
-    /// Asleep, the wait costs no CPU; a lone human's line costs one timer wakeup more. At most 16 waits per
-    /// wakeup, because nothing else runs on the queue meanwhile: back-to-back traffic can hold off room
-    /// timers and the sweep by 16 x 200 µs = 3.2 ms of waiting at most. (Newcomers are not held off: the
-    /// listening socket is in the epoll set, so a connect ends the wait like a request does.)
-    static let linger = EventPoller.Linger(microseconds: 200, times: 16)
-
     /// The readiness source's handler: every socket that is ready, each handled as its own event, then the
     /// next requests as they come, while they come quickly (see `linger`).
     private func serviceReadySockets() {
+        assertOnQueue()
         guard let poller else { return }
-        poller.harvestUntilQuiet(maxBatches: Self.maxBatchesPerWakeup, lingering: Self.linger) {
-            token, events in
+        poller.harvestUntilQuiet(maxBatches: Self.maxBatchesPerWakeup, lingering: Self.linger) { token, events in
             if token == UInt64(truncatingIfNeeded: listeningFD), listeningFD >= 0 {
                 acceptConnections()
                 return
@@ -307,160 +320,235 @@ public final class Server: @unchecked Sendable {
             // since a read then finds nothing (`wouldBlock`) and a flush sends only what is queued.
             guard let connection = sockets[Int32(truncatingIfNeeded: token)] else { return }
             if events & EventPoller.writable != 0 { writable(connection) }
-            if events & (EventPoller.readable | EventPoller.failed) != 0, !connection.isSocketClosed {
-                readable(connection)
-            }
+            if events & (EventPoller.readable | EventPoller.failed) != 0 { readable(connection) }
+            finishFailures()
         }
         // Still busy after the batches allowed, or not: either way, return. The epoll descriptor stays
         // readable while any socket is ready, so Dispatch calls again, after the timers due meanwhile. Coming
-        // back through `queue.async` instead starved Dispatch's own sources under load: with 1,000 games
-        // running, a 1 s turn clock fired up to 0.9 s late.
+        // back through `queue.async` instead starved Dispatch's own sources under load.
+        armLobbyTimer()
     }
 
     private func readable(_ connection: Connection) {
+        switch connection.lifecycle {
+        case .open:
+            readRequests(from: connection)
+        case .flushing, .lingering:
+            discardInput(of: connection)
+        case .failing, .closed:
+            break
+        }
+    }
+
+    /// Reads once and hands every whole message to the lobby, carrying out its answers as each message is
+    /// handled, so replies go out in the order the requests came.
+    private func readRequests(from connection: Connection) {
         switch connection.read(into: readBuffer) {
         case .bytes(let count):
-            counters.bytesIn += count
-            guard !connection.isClosing else { break } // still drained, so epoll stops reporting it
-            var framer = LineFramer()
-            swap(&framer, &connection.framer) // the handlers below may not touch connection.framer
-            framer.append(UnsafeRawBufferPointer(rebasing: readBuffer[..<count])) { frame in
-                guard !connection.isClosing else { return }
-                switch frame {
-                case .line(let line): handle(line: line, from: connection)
-                case .tooLong: handleTooLong(from: connection)
+            traffic.bytesIn += count
+            let now = MonotonicClock.now()
+            connection.framing.append(UnsafeRawBufferPointer(rebasing: readBuffer[..<count])) { input in
+                // Once the lobby has closed the connection (quit, flooding), the rest of its input is moot.
+                guard connection.isOpen else { return }
+                switch input {
+                case .message(let message): lobby.receive(message, from: connection.id, at: now)
+                case .tooLong: lobby.receiveTooLong(from: connection.id, at: now)
                 }
+                performLobbyActions()
             }
-            swap(&framer, &connection.framer)
         case .wouldBlock:
             break
         case .endOfStream:
-            peerGone(connection, why: "closed by peer")
-        case .failed:
-            peerGone(connection, why: "read failed: \(String(cString: strerror(errno)))")
+            drop(connection, because: .closedByPeer)
+        case .failed(let code):
+            drop(connection, because: .readFailed(String(cString: strerror(code))))
         }
-        finishEvent()
     }
 
-    /// The peer closed or reset: a goodbye in progress is over, anyone else is dropped. (An end of stream
-    /// stays readable, so leaving the socket open would report it in every batch.)
-    private func peerGone(_ connection: Connection, why: String) {
-        if let entry = draining.removeValue(forKey: connection.id) {
-            release(entry.connection)
-        } else {
-            schedule(close: connection, .dropped(why))
+    /// Reads and throws away what a connection saying goodbye still sends; closes it once the peer has
+    /// closed, or stops reading while the rest of the goodbye still has to go out.
+    private func discardInput(of connection: Connection) {
+        switch connection.read(into: readBuffer) {
+        case .bytes(let count):
+            traffic.bytesIn += count
+        case .wouldBlock:
+            break
+        case .endOfStream, .failed:
+            if case .flushing = connection.lifecycle {
+                connection.stopReading()
+            } else {
+                release(connection)
+            }
         }
     }
 
     private func writable(_ connection: Connection) {
-        if !connection.flush() {
-            schedule(close: connection, .dropped("write failed"))
-        } else if connection.output.isEmpty, draining[connection.id] != nil {
-            draining[connection.id] = nil
-            release(connection)
+        guard connection.flush() else {
+            switch connection.lifecycle {
+            case .open: return fail(connection)
+            case .failing, .closed: return
+            case .flushing, .lingering: return release(connection)
+            }
         }
-        finishEvent()
+        if case .flushing = connection.lifecycle, connection.output.isEmpty {
+            startLingering(connection)
+        }
     }
 
-    /// Queues `message` for `connection`.
-    func send(_ message: ServerMessage, to connection: Connection) {
-        deliver(ServerMessageEncoder.encode(message), to: connection)
+    /// Carries out what the lobby decided, in order, until it has nothing more to say. Carrying out an
+    /// action can give the lobby more to decide (a send that finds its client too slow), which this loop
+    /// then carries out too.
+    private func performLobbyActions() {
+        while let action = lobby.nextAction() {
+            switch action {
+            case .send(let bytes, let messages, let id):
+                guard let connection = connections[id], connection.isOpen else { continue }
+                deliver(bytes, messages: messages, to: connection)
+            case .close(let id, let reason):
+                guard let connection = connections[id], connection.isOpen else { continue }
+                sayGoodbye(to: connection, reason, at: MonotonicClock.now())
+            case .sendStatistics(var stats, let id):
+                guard let connection = connections[id], connection.isOpen else { continue }
+                stats.messagesOut = traffic.messagesOut
+                stats.bytesIn = traffic.bytesIn
+                stats.bytesOut = traffic.bytesOut
+                deliver(ServerMessageEncoder.encode(.stats(stats)), messages: 1, to: connection)
+            case .log(let entry):
+                log.write(entry)
+            }
+        }
     }
 
-    /// Queues bytes already encoded (states encoded once for a whole room), holding `messages` lines, for
-    /// `connection`.
-    func deliver(_ bytes: [UInt8], to connection: Connection, messages: Int = 1) {
-        guard !connection.isClosing else { return }
+    private func deliver(_ bytes: [UInt8], messages: Int, to connection: Connection) {
         switch connection.write(bytes, limit: configuration.outputBufferLimitBytes) {
         case .accepted:
-            counters.messagesOut += messages
-            counters.bytesOut += bytes.count
+            traffic.messagesOut += messages
+            traffic.bytesOut += bytes.count
         case .overflow:
-            schedule(close: connection, .bye(.tooSlow))
+            sayGoodbye(to: connection, .tooSlow, at: MonotonicClock.now())
+            lobby.disconnect(connection.id, because: .tooSlow, at: MonotonicClock.now())
         case .failed:
-            schedule(close: connection, .dropped("write failed"))
+            fail(connection)
         }
     }
 
     // MARK: Closing
 
-    /// Marks `connection` to be closed once the current event is handled.
-    func schedule(close connection: Connection, _ kind: CloseKind) {
-        guard !connection.isClosing else { return }
-        connection.isClosing = true
-        pendingCloses.append((connection, kind))
+    /// The peer is gone: its seat (if any) is kept for the grace period, and the socket closes at once.
+    private func drop(_ connection: Connection, because cause: DisconnectCause) {
+        release(connection)
+        lobby.disconnect(connection.id, because: cause, at: MonotonicClock.now())
+        performLobbyActions()
     }
 
-    /// Ends every event handler: closes what the event scheduled for closing. Closing a player can change
-    /// a room and so overflow another client, which this loop then closes too.
-    func finishEvent() {
-        while !pendingCloses.isEmpty {
-            let (connection, kind) = pendingCloses.removeFirst()
-            close(connection, kind)
-        }
+    /// A write found the peer gone. Before the connection counts as dropped, what the peer sent before going
+    /// is read and handled (once the current event is over): a client that sends `leave` and closes with
+    /// unread input makes the kernel answer with a reset, and the `leave` must still count.
+    private func fail(_ connection: Connection) {
+        guard connection.isOpen else { return }
+        connection.lifecycle = .failing
+        failures.append(connection)
     }
 
-    private func close(_ connection: Connection, _ kind: CloseKind) {
-        idleList.remove(connection)
-        connections[connection.id] = nil
-        detachFromRoom(connection)
-        let why: String
-        switch kind {
-        case .dropped(let reason):
-            why = reason
-            release(connection)
-        case .bye(let reason):
-            why = reason.rawValue
-            connection.output.removeAll()
-            connection.writeLastWords(ServerMessageEncoder.encode(.bye(reason)))
-            release(connection)
-        case .byeAfterFlush(let reason):
-            why = reason.rawValue
-            let bye = ServerMessageEncoder.encode(.bye(reason))
-            if connection.output.isEmpty {
-                connection.writeLastWords(bye)
-                release(connection)
-            } else {
-                _ = connection.write(bye, limit: .max)
-                let wait = reason == .shutdown ? Self.shutdownDrainMilliseconds : Self.quitDrainMilliseconds
-                draining[connection.id] = (connection, MonotonicClock.now().adding(milliseconds: wait))
+    /// Reads the last input of every connection that failed during the event, then drops it.
+    private func finishFailures() {
+        while !failures.isEmpty {
+            let connection = failures.removeFirst()
+            var lastWords = true
+            while lastWords {
+                switch connection.read(into: readBuffer) {
+                case .bytes(let count):
+                    traffic.bytesIn += count
+                    let now = MonotonicClock.now()
+                    connection.framing.append(UnsafeRawBufferPointer(rebasing: readBuffer[..<count])) { input in
+                        if case .message(let message) = input { lobby.receive(message, from: connection.id, at: now) }
+                        performLobbyActions()
+                    }
+                case .wouldBlock, .endOfStream, .failed:
+                    lastWords = false
+                }
             }
+            drop(connection, because: .writeFailed)
         }
-        if case .bye(.serverFull) = kind {} else if !isShuttingDown {
-            log.info("c\(connection.id) (\(connection.name)) disconnected: \(why)")
+    }
+
+    /// Starts a goodbye: `bye` queued (behind what is already queued, if the reason lets that go first),
+    /// then the write side shut, then input drained until the peer closes, within `goodbyeMilliseconds`.
+    private func sayGoodbye(to connection: Connection, _ reason: ByeReason, at now: Moment) {
+        guard connection.isOpen else { return }
+        if !reason.deliversQueuedOutput { connection.output.discardUnsent() }
+        let deadline = now.adding(milliseconds: Self.goodbyeMilliseconds)
+        connection.lifecycle = .flushing(deadline: deadline)
+        guard connection.write(ServerMessageEncoder.encode(.bye(reason)), limit: .max) != .failed,
+              connection.flush() else {
+            return release(connection)
+        }
+        if connection.output.isEmpty { startLingering(connection) }
+        queue.asyncAfter(deadline: .now() + .milliseconds(Int(Self.goodbyeMilliseconds))) { [self] in
+            closeIfOverdue(connection, at: MonotonicClock.now())
+        }
+    }
+
+    /// Everything is said: the write side is shut and the peer's last input drained until it closes.
+    private func startLingering(_ connection: Connection) {
+        guard case .flushing(let deadline) = connection.lifecycle else { return }
+        connection.shutdownWriting()
+        // The peer closed its side already: there is nothing left to wait for.
+        guard connection.isReading else { return release(connection) }
+        connection.lifecycle = .lingering(deadline: deadline)
+    }
+
+    private func closeIfOverdue(_ connection: Connection, at now: Moment) {
+        switch connection.lifecycle {
+        case .flushing(let deadline), .lingering(let deadline):
+            if deadline <= now { release(connection) }
+        case .open, .failing, .closed:
+            break
         }
     }
 
     /// Closes the socket for good and forgets it.
     private func release(_ connection: Connection) {
+        if case .closed = connection.lifecycle { return }
         sockets[connection.fd] = nil
+        connections[connection.id] = nil
         connection.closeSocket()
     }
 
-    // MARK: Housekeeping
+    // MARK: Time
 
-    /// Once a second: closes idle lobby connections and goodbyes that never drained.
-    private func sweepIdleConnections() {
-        let now = MonotonicClock.now()
-        let idleLimit = Int64(configuration.idleSeconds) * 1000
-        while let oldest = idleList.first, oldest.lastActivity.milliseconds(until: now) >= idleLimit {
-            idleList.remove(oldest)
-            schedule(close: oldest, .bye(.idle))
-        }
-        for (id, entry) in draining where entry.deadline <= now {
-            draining[id] = nil
-            release(entry.connection)
-        }
-        finishEvent()
+    private func lobbyTimerFired() {
+        assertOnQueue()
+        armedDeadline = nil
+        lobby.advance(to: MonotonicClock.now())
+        performLobbyActions()
+        finishFailures()
+        armLobbyTimer()
     }
 
-    func currentStatistics(id: RequestID?) -> ServerStatistics {
-        var stats = counters
-        stats.connections = connections.count
-        stats.rooms = directory.count
-        stats.gamesActive = directory.rooms.values.count { $0.match.phase == .playing || $0.match.phase == .reveal }
-        stats.uptimeSeconds = Int(startedAt.milliseconds(until: MonotonicClock.now()) / 1000)
-        stats.id = id
+    /// Sets the lobby's timer to its next deadline, when that changed.
+    private func armLobbyTimer() {
+        let deadline = lobby.nextDeadline
+        guard deadline != armedDeadline, let timer = lobbyTimer else { return }
+        armedDeadline = deadline
+        guard let deadline else { return timer.schedule(deadline: .distantFuture) }
+        let delay = max(0, MonotonicClock.now().milliseconds(until: deadline))
+        timer.schedule(deadline: .now() + .milliseconds(Int(delay)), leeway: .milliseconds(Self.timerLeewayMilliseconds))
+    }
+
+    private func currentStatistics(at now: Moment) -> ServerStatistics {
+        var stats = lobby.statistics(at: now)
+        stats.messagesOut = traffic.messagesOut
+        stats.bytesIn = traffic.bytesIn
+        stats.bytesOut = traffic.bytesOut
         return stats
+    }
+
+    /// In debug builds, traps when called off the server's queue, which owns everything here.
+    @inline(__always)
+    private func assertOnQueue() {
+        #if DEBUG
+        dispatchPrecondition(condition: .onQueue(queue))
+        #endif
     }
 }

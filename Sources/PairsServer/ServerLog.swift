@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PairsLobby
 
 /// One line per notable event on stderr: `2026-11-21T19:51:39Z info room kitchen created`.
 ///
@@ -14,10 +15,13 @@ struct ServerLog: Sendable {
     func warning(_ message: @autoclosure () -> String) { log(.warning, message) }
     func error(_ message: @autoclosure () -> String) { log(.error, message) }
 
+    /// A line the lobby asked for.
+    func write(_ entry: LogEntry) { log(entry.level, { entry.message }) }
+
     private func log(_ severity: LogLevel, _ message: () -> String) {
         guard severity >= level else { return }
         var line = "\(Self.timestamp()) \(severity.name) \(message())\n"
-        line.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+        line.withUTF8 { bytes in _ = Glibc.write(2, bytes.baseAddress, bytes.count) }
     }
 
     private static func timestamp() -> String {

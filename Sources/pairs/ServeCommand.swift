@@ -2,10 +2,11 @@ import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
+import PairsLobby
 import PairsRules
 import PairsServer
 
-/// `pairs serve`: reads the flags, starts the server, and stops it cleanly on SIGINT or SIGTERM.
+/// `pairs serve`: reads the flags, starts the server, and stops it cleanly on SIGINT, SIGTERM or SIGHUP.
 enum ServeCommand {
     static let usage = """
     usage: pairs serve [options]
@@ -44,7 +45,9 @@ enum ServeCommand {
         fflush(nil) // flushes stdout, so a script waiting for the line sees it at once
 
         var signalSources: [DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
+        // SIGHUP too: a dropped SSH session running the server in the foreground ends it as SIGTERM does,
+        // with `bye shutdown` to every client, rather than cutting them off.
+        for number in [SIGINT, SIGTERM, SIGHUP] {
             signal(number, SIG_IGN) // delivered to the source below instead
             let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
             source.setEventHandler {
@@ -67,20 +70,24 @@ enum ServeCommand {
             configuration.host = host
         }
         configuration.port = try flags.integer("port", in: 0...65535) ?? configuration.port
-        var options = configuration.defaultOptions
+        var lobby = configuration.lobby
+        var options = lobby.defaultOptions
         options.pairs = try flags.integer("pairs", in: GameOptions.pairsRange) ?? options.pairs
         options.turnSeconds = try flags.integer("turn-seconds", in: GameOptions.turnSecondsRange) ?? options.turnSeconds
         options.revealMilliseconds = try flags.integer("reveal-ms", in: GameOptions.revealMillisecondsRange) ?? options.revealMilliseconds
         options.againOnMatch = try flags.bool("again-on-match") ?? options.againOnMatch
-        configuration.defaultOptions = options
-        configuration.graceSeconds = try flags.integer("grace-seconds", in: 0...86_400) ?? configuration.graceSeconds
+        lobby.defaultOptions = options
+        lobby.graceSeconds = try flags.integer("grace-seconds", in: 0...86_400) ?? lobby.graceSeconds
         if let seed = flags.string("seed") {
             guard let value = UInt64(seed) else { throw UsageError("--seed must be a whole number from 0 to \(UInt64.max), not '\(seed)'") }
-            configuration.seed = value
+            lobby.seed = value
         }
+        lobby.idleSeconds = try flags.integer("idle-seconds", in: 1...86_400) ?? lobby.idleSeconds
+        if let perSecond = try flags.integer("rate-limit", in: 0...1_000_000) {
+            lobby.rateLimit = perSecond > 0 ? RateLimit(messagesPerSecond: perSecond) : nil
+        }
+        configuration.lobby = lobby
         configuration.maxConnections = try flags.integer("max-connections", in: 1...10_000_000)
-        configuration.idleSeconds = try flags.integer("idle-seconds", in: 1...86_400) ?? configuration.idleSeconds
-        configuration.rateLimit = try flags.integer("rate-limit", in: 0...1_000_000) ?? configuration.rateLimit
         if let level = flags.string("log-level") {
             guard let parsed = LogLevel(name: level) else { throw UsageError("--log-level must be debug, info, warning or error, not '\(level)'") }
             configuration.logLevel = parsed

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PairsLobby
 import PairsRules
 import PairsServer
 
@@ -10,11 +11,11 @@ func startServer(pairs: Int = 3, revealMilliseconds: Int = 0, turnSeconds: Int =
     var configuration = ServerConfiguration()
     configuration.host = "127.0.0.1"
     configuration.port = 0
-    configuration.defaultOptions = GameOptions(pairs: pairs, turnSeconds: turnSeconds,
+    configuration.lobby.defaultOptions = GameOptions(pairs: pairs, turnSeconds: turnSeconds,
                                                revealMilliseconds: revealMilliseconds, againOnMatch: true)
-    configuration.graceSeconds = graceSeconds
-    configuration.seed = seed
-    if let rateLimit { configuration.rateLimit = rateLimit }
+    configuration.lobby.graceSeconds = graceSeconds
+    configuration.lobby.seed = seed
+    if let rateLimit { configuration.lobby.rateLimit = rateLimit > 0 ? RateLimit(messagesPerSecond: rateLimit) : nil }
     configuration.logLevel = .error
     let server = Server(configuration: configuration)
     try server.start()

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import PairsLoad
+import PairsLobby
 import PairsRules
 import PairsServer
 import PairsTestSupport
@@ -89,7 +90,7 @@ struct LoadRunnerTests {
 
     @Test("A server with a low rate limit answers rate_limited: the run counts it, resends, and still finishes every game")
     func rateLimitedIsCounted() throws {
-        let server = try startServer { $0.rateLimit = 4 }
+        let server = try startServer { $0.lobby.rateLimit = RateLimit(messagesPerSecond: 4) }
         defer { server.stop() }
         var configuration = loadConfiguration(port: server.port, concurrency: 2, games: 12)
         configuration.pairs = 2

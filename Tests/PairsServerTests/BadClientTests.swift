@@ -1,4 +1,5 @@
 import Foundation
+import PairsLobby
 import PairsRules
 import PairsServer
 import PairsWire
@@ -74,7 +75,7 @@ struct BadClientTests {
 
     @Test("a flooding client is rate limited, then disconnected with bye flooding")
     func floodingIsLimitedThenCut() throws {
-        let server = try startServer { $0.rateLimit = 20 }
+        let server = try startServer { $0.lobby.rateLimit = RateLimit(messagesPerSecond: 20) }
         defer { server.stop() }
         let client = try TestClient(port: server.port)
         let bystander = try TestClient(port: server.port)
@@ -90,7 +91,7 @@ struct BadClientTests {
 
     @Test("blank lines count against the rate limit, so a flood of newlines is cut off too")
     func blankLineFloodIsCut() throws {
-        let server = try startServer { $0.rateLimit = 20 }
+        let server = try startServer { $0.lobby.rateLimit = RateLimit(messagesPerSecond: 20) }
         defer { server.stop() }
         let client = try TestClient(port: server.port)
         client.sendRaw([UInt8](repeating: UInt8(ascii: "\n"), count: 400))
@@ -103,8 +104,8 @@ struct BadClientTests {
     func slowReaderIsDropped() throws {
         let server = try startServer {
             $0.outputBufferLimitBytes = 64 * 1024
-            $0.graceSeconds = 600
-            $0.rateLimit = 0
+            $0.lobby.graceSeconds = 600
+            $0.lobby.rateLimit = nil
         }
         defer { server.stop() }
         let reader = try TestClient(port: server.port)
@@ -135,7 +136,7 @@ struct BadClientTests {
 
     @Test("an idle connection in no room is closed with bye idle, and ping keeps one alive")
     func idleConnectionsAreClosed() throws {
-        let server = try startServer { $0.idleSeconds = 2 }
+        let server = try startServer { $0.lobby.idleSeconds = 2 }
         defer { server.stop() }
         let idle = try TestClient(port: server.port)
         let pinging = try TestClient(port: server.port)

@@ -26,8 +26,8 @@ struct GameplayTests {
         // A fixed seed makes the deal, and so whether the pairs tried below match, the same on every run:
         // with a random deal, cards 0-1 and 2-3 both matched in one run out of 35 and the test found no mismatch.
         let server = try startServer {
-            $0.defaultOptions.revealMilliseconds = 300
-            $0.seed = 7
+            $0.lobby.defaultOptions.revealMilliseconds = 300
+            $0.lobby.seed = 7
         }
         defer { server.stop() }
         let (first, second) = try seatedPair(on: server)
@@ -59,7 +59,7 @@ struct GameplayTests {
 
     @Test("a turn that runs out passes to the other player with a timeout event")
     func turnTimesOut() throws {
-        let server = try startServer { $0.defaultOptions.turnSeconds = 1 }
+        let server = try startServer { $0.lobby.defaultOptions.turnSeconds = 1 }
         defer { server.stop() }
         let (first, second) = try seatedPair(on: server)
         first.send("flip 0")
@@ -73,8 +73,8 @@ struct GameplayTests {
     @Test("a turn clock still runs out while another client keeps the server answering pings back to back")
     func turnTimesOutBesideBackToBackTraffic() throws {
         let server = try startServer {
-            $0.defaultOptions.turnSeconds = 1
-            $0.rateLimit = 0
+            $0.lobby.defaultOptions.turnSeconds = 1
+            $0.lobby.rateLimit = nil
         }
         defer { server.stop() }
         // Each ping is sent the moment the last pong arrives: the traffic the server lingers for, which

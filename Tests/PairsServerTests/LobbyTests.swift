@@ -104,7 +104,7 @@ struct LobbyTests {
 
     @Test("a dropped player resumes the seat within grace, and the old token no longer works")
     func resumeWithinGrace() throws {
-        let server = try startServer { $0.graceSeconds = 30 }
+        let server = try startServer { $0.lobby.graceSeconds = 30 }
         defer { server.stop() }
         let (first, second) = try seatedPair(on: server)
         let token = try #require(second.token)
@@ -144,7 +144,7 @@ struct LobbyTests {
 
     @Test("a player who stays away past the grace period forfeits and loses the seat")
     func forfeitAfterGrace() throws {
-        let server = try startServer { $0.graceSeconds = 1 }
+        let server = try startServer { $0.lobby.graceSeconds = 1 }
         defer { server.stop() }
         let (first, second) = try seatedPair(on: server)
         let token = try #require(second.token)

@@ -6,7 +6,7 @@ import Testing
 
 @Test("500 concurrent games all finish without an error")
 func fiveHundredConcurrentGames() throws {
-    let server = try startServer { $0.rateLimit = 0 }
+    let server = try startServer { $0.lobby.rateLimit = nil }
     defer { server.stop() }
     let games = 500
     var players: [[TestClient]] = []

@@ -2,8 +2,8 @@ import PairsRules
 
 /// A token bucket: `rate` tokens a second, holding at most `burst`. Each message takes one token.
 ///
-/// Used twice per connection: once to drop messages beyond the rate limit, and once to count those drops,
-/// so that a client which keeps flooding after being told is disconnected.
+/// `RateLimiter` uses two per connection: one to drop messages beyond the rate limit, and one to count
+/// those drops, so that a client which keeps flooding after being told is disconnected.
 struct TokenBucket {
     let ratePerSecond: Double
     let burst: Double

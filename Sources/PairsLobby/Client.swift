@@ -1,0 +1,54 @@
+import PairsRules
+
+/// The lobby's record of one connection: the name it goes by, where it is, and what the limits know of it.
+///
+/// The socket behind it belongs to the transport; the lobby knows the connection only by its `id`.
+final class Client {
+    /// Where a connection is.
+    enum Place {
+        /// In no room: it may join, watch, resume or list.
+        case lobby
+        /// Holding a seat of a room.
+        case seated(Room, Seat)
+        /// Watching a room.
+        case watching(Room)
+    }
+
+    let id: ConnectionID
+    /// The peer's address, for the log.
+    let peer: String
+    /// The name `hello` set, used for rooms joined from now on. A room keeps the name a player joined
+    /// with: renaming in the middle of a game changes nobody's name at the table.
+    var name: String
+    var place = Place.lobby
+    /// Nil when the server has no rate limit.
+    var rateLimiter: RateLimiter?
+    /// The last message received, for the idle limit.
+    var lastActivity: Moment
+
+    /// Neighbours in the lobby's idle list (connections in no room, least recently active first).
+    var idlePrevious: Client?
+    var idleNext: Client?
+    var isInIdleList = false
+
+    init(id: ConnectionID, peer: String, now: Moment, rateLimit: RateLimit?) {
+        self.id = id
+        self.peer = peer
+        self.name = "player\(id.value)"
+        self.lastActivity = now
+        self.rateLimiter = rateLimit.map { RateLimiter($0, now: now) }
+    }
+
+    /// The room the connection is in, seated or watching.
+    var room: Room? {
+        switch place {
+        case .lobby: nil
+        case .seated(let room, _), .watching(let room): room
+        }
+    }
+
+    /// The seat the connection holds, if it holds one.
+    var seat: Seat? {
+        if case .seated(_, let seat) = place { seat } else { nil }
+    }
+}

@@ -1,0 +1,196 @@
+import PairsRules
+import PairsWire
+
+/// What each request does.
+extension Lobby {
+    func handle(_ request: Request, from client: Client, at now: Moment) {
+        let id = request.id
+        switch request.message {
+        case .hello(let name):
+            client.name = name
+            send(.welcome(Welcome(server: serverName, session: client.id.description, hint: hint, name: name, id: id)), to: client)
+        case .join(let join):
+            self.join(join, from: client, id: id, at: now)
+        case .flip(let card):
+            play(client, id: id, at: now) { match, seat throws(MoveError) in
+                let states = try match.flip(card: card, by: seat, at: now)
+                counters.flips += 1
+                return states
+            }
+        case .rematch:
+            play(client, id: id, at: now) { match, seat throws(MoveError) in
+                try match.requestRematch(by: seat, at: now)
+            }
+        case .leave:
+            leave(client, id: id, at: now)
+        case .say(let text):
+            say(text, from: client, id: id)
+        case .watch(let name):
+            watch(name, from: client, id: id, at: now)
+        case .list:
+            let rooms = directory.rooms.values.sorted { lhs, rhs in
+                let lhsOpen = lhs.match.freeSeat != nil, rhsOpen = rhs.match.freeSeat != nil
+                return lhsOpen != rhsOpen ? lhsOpen : lhs.name < rhs.name
+            }
+            send(.rooms(RoomList.fitting(rooms.lazy.map(\.summary), total: rooms.count, id: id)), to: client)
+        case .resume(let token):
+            resume(token, from: client, id: id, at: now)
+        case .ping:
+            send(.pong(id: id), to: client)
+        case .stats:
+            var stats = statistics(at: now)
+            stats.id = id
+            append(.sendStatistics(stats, to: client.id))
+        case .help:
+            send(.help(lines: TextCommand.usage, id: id), to: client)
+        case .quit:
+            close(client, .quit, at: now)
+        }
+    }
+
+    /// Runs a move of the client's seat on its room's match and publishes what it produced.
+    private func play(
+        _ client: Client, id: RequestID?, at now: Moment,
+        _ move: (inout Match, Seat) throws(MoveError) -> [PublicState]
+    ) {
+        switch client.place {
+        case .lobby:
+            refuse(.notInRoom, "join a room first", id: id, to: client)
+        case .watching:
+            refuse(.notAPlayer, "spectators cannot play", id: id, to: client)
+        case .seated(let room, let seat):
+            do {
+                let states = try move(&room.match, seat)
+                publish(states, in: room, id: id, at: now, requester: client)
+            } catch {
+                refuse(error.code, error.description, id: id, to: client)
+            }
+        }
+    }
+
+    private func join(_ join: JoinRequest, from client: Client, id: RequestID?, at now: Moment) {
+        guard case .lobby = client.place else {
+            return refuse(.alreadyInRoom, "leave your room first", id: id, to: client)
+        }
+        let options = join.options(over: configuration.defaultOptions)
+        let room: Room
+        if let name = join.room {
+            room = directory.room(named: name) ?? openRoom(named: name, quickMatch: false, options: options)
+        } else if let waiting = directory.waitingQuickMatchRoom(for: options) {
+            room = waiting
+        } else {
+            room = openRoom(named: directory.newQuickMatchName(), quickMatch: true, options: options)
+        }
+        do {
+            let (seat, states) = try room.match.join(name: client.name, at: now)
+            idleList.remove(client)
+            client.place = .seated(room, seat)
+            room.seatClients[seat.index] = client
+            let token = issueToken(for: seat, in: room)
+            send(.joined(Joined(room: room.name, seat: seat, token: token, id: id)), to: client)
+            publish(states, in: room, id: id, at: now)
+        } catch {
+            refuse(error.code, "room \(room.name) is full; you can watch it", id: id, to: client)
+        }
+    }
+
+    private func watch(_ name: String, from client: Client, id: RequestID?, at now: Moment) {
+        guard case .lobby = client.place else {
+            return refuse(.alreadyInRoom, "leave your room first", id: id, to: client)
+        }
+        guard let room = directory.room(named: name) else {
+            return refuse(.noSuchRoom, "no room is called \(name)", id: id, to: client)
+        }
+        idleList.remove(client)
+        client.place = .watching(room)
+        room.spectators[client.id] = Room.Spectator(client: client, name: client.name)
+        send(.joined(Joined(room: room.name, seat: nil, token: nil, id: id)), to: client)
+        if let state = room.match.currentState(at: now) {
+            send(.state(StateMessage(room: room.name, spectators: room.spectators.count, state: state)), to: client)
+        }
+    }
+
+    private func leave(_ client: Client, id: RequestID?, at now: Moment) {
+        switch client.place {
+        case .lobby:
+            refuse(.notInRoom, "you are not in a room", id: id, to: client)
+        case .watching(let room):
+            room.spectators[client.id] = nil
+            returnToLobby(client, from: room, id: id)
+            settle(room, at: now)
+        case .seated(let room, let seat):
+            // The leaver receives the states its leave caused, then is detached when the leave event
+            // frees its seat (see `publish`).
+            let states = (try? room.match.leave(seat: seat, at: now)) ?? []
+            publish(states, in: room, id: id, at: now)
+            returnToLobby(client, from: room, id: id)
+        }
+    }
+
+    private func returnToLobby(_ client: Client, from room: Room, id: RequestID?) {
+        client.place = .lobby
+        idleList.touch(client)
+        send(.left(room: room.name, id: id), to: client)
+    }
+
+    /// Chat goes out under the name the room knows the sender by: a player's name at the table, or the name
+    /// a spectator had when they started watching (with `seat` null). A `hello` in the middle of a game
+    /// changes neither, so nobody can speak as someone else by renaming.
+    private func say(_ text: String, from client: Client, id: RequestID?) {
+        let from: String
+        switch client.place {
+        case .lobby:
+            return refuse(.notInRoom, "join a room to chat", id: id, to: client)
+        case .seated(let room, let seat):
+            from = room.match.playerName(in: seat) ?? client.name
+        case .watching(let room):
+            from = room.spectators[client.id]?.name ?? client.name
+        }
+        guard let room = client.room else { return }
+        let chat = ServerMessageEncoder.encode(.chat(ChatMessage(room: room.name, from: from, seat: client.seat, text: text, id: id)))
+        room.forEachRecipient { append(.send(chat, messages: 1, to: $0.id)) }
+    }
+
+    private func resume(_ token: String, from client: Client, id: RequestID?, at now: Moment) {
+        guard case .lobby = client.place else {
+            return refuse(.alreadyInRoom, "leave your room first", id: id, to: client)
+        }
+        guard let (room, seat) = directory.seat(forToken: token), let name = room.match.playerName(in: seat) else {
+            return refuse(.badToken, "that token is unknown, expired or already used", id: id, to: client)
+        }
+        if let previous = room.seatClients[seat.index] {
+            // The player is back on a new connection before the old one was found dead: the new one wins.
+            previous.place = .lobby
+            close(previous, .replaced, at: now)
+        }
+        idleList.remove(client)
+        client.place = .seated(room, seat)
+        client.name = name
+        room.seatClients[seat.index] = client
+        let fresh = issueToken(for: seat, in: room)
+        send(.joined(Joined(room: room.name, seat: seat, token: fresh, id: id)), to: client)
+        let states = (try? room.match.reconnect(seat: seat, at: now)) ?? []
+        publish(states, in: room, id: id, at: now)
+        log(.info, "room \(room.name): \(name) resumed seat \(seat.index)")
+    }
+
+    private func issueToken(for seat: Seat, in room: Room) -> String {
+        let token = ResumeToken.generate(using: &random)
+        directory.assign(token, to: seat, in: room)
+        return token
+    }
+}
+
+extension MoveError {
+    /// The protocol's error code for this refusal.
+    var code: ErrorCode {
+        switch self {
+        case .notYourTurn: .notYourTurn
+        case .notPlaying, .gameNotOver: .notPlaying
+        case .cardOutOfRange, .cardNotFaceDown: .badCard
+        case .rematchAlreadyRequested: .rematchPending
+        case .roomFull: .roomFull
+        case .seatEmpty: .notInRoom
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import PairsRules
+import PairsWire
+
+/// Rooms coming and going, and their states going out.
+extension Lobby {
+    func openRoom(named name: String, quickMatch: Bool, options: GameOptions) -> Room {
+        let seed = configuration.seed ?? random.next()
+        let match = Match(options: options, graceMilliseconds: configuration.graceMilliseconds, seed: seed)
+        let room = Room(name: name, isQuickMatch: quickMatch, match: match)
+        directory.add(room)
+        log(.info, "room \(name) created (\(options.pairs) pairs)")
+        return room
+    }
+
+    /// Sends the states to everyone in the room, encoded once for all of them and in one write per
+    /// recipient, then carries out what they mean for the room's seats, and keeps the room's deadline and
+    /// directory entry in step with the match.
+    ///
+    /// Everyone in the room when the change happened receives all of its states, including a player whose
+    /// own `leave` produced them. `requester`, the connection whose request caused the change, gets them
+    /// first: on loopback each send runs the receiver's TCP path, and the requester is the one waiting.
+    func publish(_ states: [PublicState], in room: Room, id: RequestID?, at now: Moment, requester: Client? = nil) {
+        guard !states.isEmpty else { return settle(room, at: now) }
+        let bytes = ServerMessageEncoder.encode(states: states, room: room.name, spectators: room.spectators.count, id: id)
+        room.forEachRecipient(first: requester.flatMap { room.hasMember($0) ? $0 : nil }) {
+            append(.send(bytes, messages: states.count, to: $0.id))
+        }
+        for state in states {
+            switch state.event {
+            case .leave(let seat):
+                // The seat is free: its token dies, and its connection (if it is still there) is no longer
+                // the seat's. Whoever asked to leave is already on the way back to the lobby.
+                directory.retireToken(of: seat, in: room)
+                if let client = room.seatClients[seat.index] {
+                    room.seatClients[seat.index] = nil
+                    if case .seated(let seated, _) = client.place, seated === room { client.place = .lobby }
+                }
+            case .over, .forfeit:
+                counters.gamesFinished += 1
+                log(.info, "room \(room.name): game \(state.game) over, \(describe(state))")
+            default:
+                break
+            }
+        }
+        settle(room, at: now)
+    }
+
+    /// Removes the room when nobody is left, else keeps its deadline and quick-match entry current.
+    func settle(_ room: Room, at now: Moment) {
+        if room.isAbandoned {
+            deadlines.set(nil, for: room)
+            directory.remove(room)
+            log(.info, "room \(room.name) closed")
+            return
+        }
+        directory.update(quickMatch: room)
+        deadlines.set(room.match.nextDeadline, for: room)
+    }
+
+    /// Takes a departing connection out of its room: a player keeps the seat for the grace period.
+    func detachFromRoom(_ client: Client, at now: Moment) {
+        switch client.place {
+        case .lobby:
+            break
+        case .watching(let room):
+            room.spectators[client.id] = nil
+            settle(room, at: now)
+        case .seated(let room, let seat):
+            guard room.seatClients[seat.index] === client else { break }
+            room.seatClients[seat.index] = nil
+            let states = (try? room.match.disconnect(seat: seat, at: now)) ?? []
+            publish(states, in: room, id: nil, at: now)
+        }
+        client.place = .lobby
+    }
+
+    private func describe(_ state: PublicState) -> String {
+        let names = state.players.map { $0?.name ?? "-" }
+        let scores = state.players.map { String($0?.score ?? 0) }.joined(separator: ":")
+        switch state.outcome {
+        case .win(let seat)?: return "\(names[seat.index]) won \(scores)"
+        case .draw?: return "draw \(scores)"
+        case nil: return "ended"
+        }
+    }
+}

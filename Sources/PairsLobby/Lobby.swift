@@ -1,0 +1,196 @@
+import PairsRules
+import PairsWire
+
+/// The server's decisions: rooms, the room directory, quick match, seats and tokens, chat, names, rate
+/// limits and the idle limit, and what every request does.
+///
+/// The lobby touches no socket and reads no clock. The transport hands it connections arriving and
+/// leaving, every message a connection sends, and the moment each of these happens; the lobby answers with
+/// actions (`LobbyAction`: send these bytes to these connections, close this one) that the transport carries
+/// out in order, one `nextAction()` at a time. Time passing is an input too: the lobby names its next
+/// deadline (`nextDeadline`), and the transport calls `advance(to:)` once that moment has come. So tests
+/// drive the lobby with moments of their own and see a 60 s grace period run out in microseconds.
+///
+/// Not thread-safe: its owner calls it from one queue (the server's), one call at a time.
+public final class Lobby {
+    let configuration: LobbyConfiguration
+    let serverName: String
+    let startedAt: Moment
+    /// What `welcome` suggests typing first.
+    let hint = "type: join | join ROOM | list | help"
+
+    /// Every connection the lobby knows, open and not closed by the lobby.
+    var clients: [ConnectionID: Client] = [:]
+    var directory = RoomDirectory()
+    var idleList = IdleList()
+    var deadlines = RoomDeadlines()
+    var counters = ServerStatistics()
+    /// Tokens and seeds come from here: the system's random source in the server.
+    var random: any RandomNumberGenerator
+
+    /// Actions not yet taken by the transport, oldest first from `outboxStart`. Kept with its capacity,
+    /// so the hot path appends without allocating.
+    private var outbox: [LobbyAction] = []
+    private var outboxStart = 0
+
+    public init(
+        configuration: LobbyConfiguration, serverName: String, startedAt: Moment,
+        random: any RandomNumberGenerator = SystemRandomNumberGenerator()
+    ) {
+        self.configuration = configuration
+        self.serverName = serverName
+        self.startedAt = startedAt
+        self.random = random
+        outbox.reserveCapacity(64)
+    }
+
+    // MARK: Inputs
+
+    /// A connection arrived: it is greeted, and sits in no room.
+    public func connect(_ id: ConnectionID, peer: String, at now: Moment) {
+        let client = Client(id: id, peer: peer, now: now, rateLimit: configuration.rateLimit)
+        clients[id] = client
+        idleList.touch(client)
+        send(.welcome(Welcome(server: serverName, session: id.description, hint: hint)), to: client)
+        log(.debug, "\(id) connected from \(peer)")
+    }
+
+    /// One whole message from a connection (a line without its terminator). Connections the lobby does not
+    /// know, or has closed, are ignored: their last bytes may still be in flight.
+    public func receive(_ message: UnsafeRawBufferPointer, from id: ConnectionID, at now: Moment) {
+        guard let client = clients[id] else { return }
+        noteActivity(of: client, at: now)
+        let request: Request?
+        do {
+            request = try RequestDecoder.decode(line: message)
+        } catch {
+            guard admit(messageFrom: client, id: error.id, at: now) else { return }
+            send(.error(error), to: client)
+            return
+        }
+        // A blank line is ignored but still counts against the rate, so newlines alone cannot flood.
+        guard admit(messageFrom: client, id: request?.id, at: now), let request else { return }
+        handle(request, from: client, at: now)
+    }
+
+    /// A message over the protocol's length limit arrived from a connection; its bytes were discarded.
+    public func receiveTooLong(from id: ConnectionID, at now: Moment) {
+        guard let client = clients[id] else { return }
+        noteActivity(of: client, at: now)
+        guard admit(messageFrom: client, id: nil, at: now) else { return }
+        refuse(.tooLong, "a line is at most \(LineFramer.maxLineBytes) bytes; this one was dropped", id: nil, to: client)
+    }
+
+    /// The transport lost the connection (or is shutting down): a player keeps the seat for the grace
+    /// period. Nothing more is sent to it.
+    public func disconnect(_ id: ConnectionID, because cause: DisconnectCause, at now: Moment) {
+        guard let client = clients[id] else { return }
+        forget(client, at: now)
+        if cause != .shutdown { log(.info, "\(id) (\(client.name)) disconnected: \(cause)") }
+    }
+
+    /// The earliest moment at which `advance(to:)` has something to do: a room's match deadline (a reveal
+    /// ending, a turn clock running out, a grace period ending) or a connection in no room going idle.
+    public var nextDeadline: Moment? {
+        let idle = idleList.first.map { $0.lastActivity.adding(milliseconds: configuration.idleMilliseconds) }
+        switch (deadlines.earliest, idle) {
+        case (let room?, let idle?): return min(room, idle)
+        case (let room, let idle): return room ?? idle
+        }
+    }
+
+    /// Carries out everything due at or before `now`: matches' deadlines, room by room in the order they
+    /// fell due, then idle connections.
+    public func advance(to now: Moment) {
+        while let room = deadlines.popDue(at: now) {
+            publish(room.match.advance(to: now), in: room, id: nil, at: now)
+        }
+        while let oldest = idleList.first,
+              oldest.lastActivity.milliseconds(until: now) >= configuration.idleMilliseconds {
+            close(oldest, .idle, at: now)
+        }
+    }
+
+    // MARK: Outputs
+
+    /// The next action for the transport, oldest first; nil when there is none. Taking an action may lead
+    /// the transport to call the lobby again (a send that finds the connection gone), which can add more.
+    public func nextAction() -> LobbyAction? {
+        guard outboxStart < outbox.count else {
+            outbox.removeAll(keepingCapacity: true)
+            outboxStart = 0
+            return nil
+        }
+        defer { outboxStart += 1 }
+        return outbox[outboxStart]
+    }
+
+    /// The lobby's counters: connections, rooms, games, flips and messages received. Bytes and messages
+    /// sent are the transport's to add.
+    public func statistics(at now: Moment) -> ServerStatistics {
+        var stats = counters
+        stats.connections = clients.count
+        stats.rooms = directory.count
+        stats.gamesActive = directory.rooms.values.count { $0.match.phase == .playing || $0.match.phase == .reveal }
+        stats.uptimeSeconds = Int(startedAt.milliseconds(until: now) / 1000)
+        return stats
+    }
+
+    /// How many connections the lobby knows.
+    public var connectionCount: Int { clients.count }
+
+    // MARK: Shared by the request handlers
+
+    func append(_ action: LobbyAction) {
+        outbox.append(action)
+    }
+
+    func send(_ message: ServerMessage, to client: Client) {
+        append(.send(ServerMessageEncoder.encode(message), messages: 1, to: client.id))
+    }
+
+    func refuse(_ code: ErrorCode, _ message: String, id: RequestID?, to client: Client) {
+        send(.error(RequestError(code, message, id: id)), to: client)
+    }
+
+    func log(_ level: LogLevel, _ message: String) {
+        append(.log(LogEntry(level, message)))
+    }
+
+    /// Closes the connection with `bye`: it leaves its room (a player keeps the seat for the grace period)
+    /// and the lobby forgets it.
+    func close(_ client: Client, _ reason: ByeReason, at now: Moment) {
+        forget(client, at: now)
+        append(.close(client.id, reason))
+        log(.info, "\(client.id) (\(client.name)) disconnected: \(reason.rawValue)")
+    }
+
+    /// Takes a connection out of the lobby and out of its room.
+    private func forget(_ client: Client, at now: Moment) {
+        clients[client.id] = nil
+        idleList.remove(client)
+        detachFromRoom(client, at: now)
+    }
+
+    private func noteActivity(of client: Client, at now: Moment) {
+        counters.messagesIn += 1
+        client.lastActivity = now
+        if client.isInIdleList { idleList.touch(client) }
+    }
+
+    /// Applies the rate limit: false when the message is dropped (the client is told, or cut off once it
+    /// has been told too often).
+    private func admit(messageFrom client: Client, id: RequestID?, at now: Moment) -> Bool {
+        guard let limit = configuration.rateLimit else { return true }
+        switch client.rateLimiter?.admit(at: now) ?? .accepted {
+        case .accepted:
+            return true
+        case .dropped:
+            refuse(.rateLimited, "more than \(limit.messagesPerSecond) messages a second: this one was dropped", id: id, to: client)
+            return false
+        case .flooding:
+            close(client, .flooding, at: now)
+            return false
+        }
+    }
+}

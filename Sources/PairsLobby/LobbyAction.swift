@@ -1,0 +1,27 @@
+import PairsWire
+
+/// What the lobby asks the transport to do. The lobby decides; the transport carries these out in order.
+public enum LobbyAction: Sendable {
+    /// Queue `bytes` (whole lines, each ending in `\n`) for a connection. `messages` is how many lines they
+    /// hold, for the counters. The same array goes to every member of a room, so it is encoded once.
+    case send([UInt8], messages: Int, to: ConnectionID)
+    /// Say `bye` with the reason and close the connection. The lobby has already forgotten it.
+    case close(ConnectionID, ByeReason)
+    /// Answer `stats`: the lobby's counters, which the transport completes with its own (bytes and
+    /// messages sent and received) before sending them.
+    case sendStatistics(ServerStatistics, to: ConnectionID)
+    /// A line for the operator's log.
+    case log(LogEntry)
+}
+
+extension ByeReason {
+    /// Whether everything already queued for the client goes out before the `bye`. A client that asked to
+    /// go, or a server shutting down, still delivers what was said; a client cut off for what it did (or
+    /// failed to do) gets the `bye` after at most the message already half sent.
+    public var deliversQueuedOutput: Bool {
+        switch self {
+        case .quit, .shutdown: true
+        case .serverFull, .idle, .flooding, .tooSlow, .replaced: false
+        }
+    }
+}

@@ -1,0 +1,20 @@
+import PairsRules
+
+/// Everything the lobby's decisions depend on besides the requests and the moments they arrive at.
+public struct LobbyConfiguration: Sendable {
+    /// Options for rooms whose creator does not choose them.
+    public var defaultOptions = GameOptions.standard
+    /// How long a dropped player keeps the seat.
+    public var graceSeconds = 60
+    /// Every room deals its boards from this seed when set, so games can be replayed.
+    public var seed: UInt64?
+    /// Connections in no room are closed after this many seconds without a message.
+    public var idleSeconds = 300
+    /// The limit on each connection's messages; nil turns it off (for load tests).
+    public var rateLimit: RateLimit? = RateLimit(messagesPerSecond: 40)
+
+    public init() {}
+
+    var graceMilliseconds: Int64 { Int64(graceSeconds) * 1000 }
+    var idleMilliseconds: Int64 { Int64(idleSeconds) * 1000 }
+}

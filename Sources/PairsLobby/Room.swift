@@ -1,0 +1,66 @@
+import PairsRules
+import PairsWire
+
+/// A room: its match, who sits in each seat, who watches, and its place among the lobby's deadlines.
+final class Room {
+    /// A spectator and the name the room knows them by: the one they had when they started watching.
+    struct Spectator {
+        let client: Client
+        let name: String
+    }
+
+    let name: String
+    /// Made by quick match (rather than by name), so the lobby offers its free seat to quick joiners.
+    let isQuickMatch: Bool
+    var match: Match
+    /// The live connection of each seat: nil while the seat is empty or its player is away.
+    var seatClients: [Client?] = [nil, nil]
+    /// The resume token of each seated player. Sent to that player only.
+    var tokens: [String?] = [nil, nil]
+    var spectators: [ConnectionID: Spectator] = [:]
+
+    /// When the match next has something to do, as `RoomDeadlines` holds it; kept there, not derived.
+    var deadline: Moment?
+    /// The room's position in `RoomDeadlines`, nil while it has no deadline.
+    var deadlineIndex: Int?
+
+    init(name: String, isQuickMatch: Bool, match: Match) {
+        self.name = name
+        self.isQuickMatch = isQuickMatch
+        self.match = match
+    }
+
+    /// Calls `body` for everyone who receives the room's states and chat: `first` (the connection whose
+    /// request caused them, which is waiting for the answer) before the others, then the other connected
+    /// player, then spectators. A loop rather than an array, since it runs for every change in every room.
+    func forEachRecipient(first: Client? = nil, _ body: (Client) -> Void) {
+        if let first { body(first) }
+        for case let client? in seatClients where client !== first { body(client) }
+        for spectator in spectators.values where spectator.client !== first { body(spectator.client) }
+    }
+
+    /// Whether `client` receives this room's states, as a player or a spectator.
+    func hasMember(_ client: Client) -> Bool {
+        switch client.place {
+        case .seated(let room, _), .watching(let room): room === self
+        case .lobby: false
+        }
+    }
+
+    /// Nobody sits and nobody watches: the room can go.
+    var isAbandoned: Bool { match.isEmpty && spectators.isEmpty }
+
+    /// A quick-match room offers its free seat only while its one player is there to play: a player who
+    /// dropped while waiting would otherwise be handed a newcomer who then waits out the grace period.
+    var isWaitingForQuickMatch: Bool {
+        guard isQuickMatch, let free = match.freeSeat else { return false }
+        return seatClients[free.opponent.index] != nil
+    }
+
+    var summary: RoomSummary {
+        RoomSummary(
+            name: name, phase: match.phase,
+            players: Seat.allCases.map { match.playerName(in: $0) },
+            spectators: spectators.count, pairs: match.options.pairs)
+    }
+}

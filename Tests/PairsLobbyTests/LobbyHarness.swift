@@ -1,0 +1,146 @@
+import PairsLobby
+import PairsRules
+import PairsWire
+import Testing
+
+/// A lobby driven on a manual clock, with every action it takes recorded per connection and decoded.
+///
+/// Nothing here sleeps: `advance(by:)` moves the clock and lets the lobby act on whatever fell due, so a
+/// 60 s grace period runs out in microseconds.
+final class LobbyHarness {
+    let lobby: Lobby
+    private(set) var now = Moment(milliseconds: 1_000_000)
+    private var nextConnection = 1
+    /// Every message each connection was sent, in order, decoded.
+    private(set) var received: [ConnectionID: [ServerMessage]] = [:]
+    /// The `bye` each closed connection got.
+    private(set) var closed: [ConnectionID: ByeReason] = [:]
+    private(set) var log: [LogEntry] = []
+    /// The seed every room deals from.
+    let seed: UInt64
+
+    init(_ configure: (inout LobbyConfiguration) -> Void = { _ in }) {
+        var configuration = LobbyConfiguration()
+        configuration.defaultOptions = GameOptions(pairs: 2, turnSeconds: 30, revealMilliseconds: 1000, againOnMatch: true)
+        configuration.seed = 3
+        configure(&configuration)
+        seed = configuration.seed ?? 3
+        configuration.seed = seed
+        lobby = Lobby(configuration: configuration, serverName: "pairs test", startedAt: now, random: SplitMix64(seed: 99))
+    }
+
+    /// A new connection, greeted.
+    @discardableResult
+    func connect() -> ConnectionID {
+        let id = ConnectionID(nextConnection)
+        nextConnection += 1
+        lobby.connect(id, peer: "127.0.0.1:\(40_000 + id.value)", at: now)
+        collect()
+        return id
+    }
+
+    /// A connection that said `hello` with `name` and joined `room` (quick match for nil).
+    @discardableResult
+    func player(_ name: String, joining room: String?, extra: String = "") -> ConnectionID {
+        let id = connect()
+        send(#"{"type":"hello","name":"\#(name)"}"#, from: id)
+        let target = room.map { #","room":"\#($0)""# } ?? ""
+        send(#"{"type":"join"\#(target)\#(extra)}"#, from: id)
+        return id
+    }
+
+    func send(_ line: String, from id: ConnectionID) {
+        Array(line.utf8).withUnsafeBytes { lobby.receive($0, from: id, at: now) }
+        collect()
+    }
+
+    func sendTooLong(from id: ConnectionID) {
+        lobby.receiveTooLong(from: id, at: now)
+        collect()
+    }
+
+    func drop(_ id: ConnectionID, because cause: DisconnectCause = .closedByPeer) {
+        lobby.disconnect(id, because: cause, at: now)
+        collect()
+    }
+
+    /// Moves the clock forward and lets the lobby carry out what fell due, as the server's timer would at
+    /// each deadline along the way.
+    func advance(by milliseconds: Int64) {
+        let target = now.adding(milliseconds: milliseconds)
+        while let deadline = lobby.nextDeadline, deadline <= target {
+            now = max(now, deadline)
+            lobby.advance(to: now)
+            collect()
+        }
+        now = target
+    }
+
+    /// Messages `id` was sent since the last call, and forgets them.
+    func take(_ id: ConnectionID) -> [ServerMessage] {
+        defer { received[id] = [] }
+        return received[id] ?? []
+    }
+
+    func states(_ id: ConnectionID) -> [StateMessage] {
+        take(id).compactMap { if case .state(let state) = $0 { state } else { nil } }
+    }
+
+    func errors(_ id: ConnectionID) -> [ErrorCode] {
+        take(id).compactMap { if case .error(let error) = $0 { error.code } else { nil } }
+    }
+
+    /// The last message of type `state` sent to `id`, keeping the others.
+    func lastState(_ id: ConnectionID) -> StateMessage? {
+        received[id]?.reversed().lazy.compactMap { if case .state(let state) = $0 { state } else { nil } }.first
+    }
+
+    func joined(_ id: ConnectionID) -> Joined? {
+        received[id]?.lazy.compactMap { if case .joined(let joined) = $0 { joined } else { nil } }.last
+    }
+
+    func flip(_ card: Int, by id: ConnectionID) {
+        send(#"{"type":"flip","card":\#(card)}"#, from: id)
+    }
+
+    /// The faces of the first board a room of these options deals from the harness's seed, learnt from a
+    /// copy of such a match: each card is turned up in a copy of its own, so nothing is played for real.
+    /// Tests that need a match or a mismatch pick their cards from this.
+    func firstDeal(_ options: GameOptions) throws -> [String] {
+        var match = Match(options: options, graceMilliseconds: 0, seed: seed)
+        _ = try match.join(name: "a", at: now)
+        _ = try match.join(name: "b", at: now)
+        return try (0..<options.pairs * 2).map { card in
+            var probe = match
+            let state = try probe.flip(card: card, by: .first, at: now).last!
+            guard case .up(let face) = state.cards[card] else { throw DealUnknown() }
+            return face
+        }
+    }
+
+    struct DealUnknown: Error {}
+
+    private func collect() {
+        while let action = lobby.nextAction() {
+            switch action {
+            case .send(let bytes, let messages, let id):
+                let lines = bytes.split(separator: UInt8(ascii: "\n"))
+                #expect(lines.count == messages, "the message count matches the lines sent")
+                for line in lines {
+                    do {
+                        received[id, default: []].append(try ServerMessageDecoder.decode(line: line))
+                    } catch {
+                        Issue.record("undecodable line: \(String(decoding: line, as: UTF8.self))")
+                    }
+                }
+            case .close(let id, let reason):
+                #expect(closed[id] == nil, "a connection is closed once")
+                closed[id] = reason
+            case .sendStatistics(let stats, let id):
+                received[id, default: []].append(.stats(stats))
+            case .log(let entry):
+                log.append(entry)
+            }
+        }
+    }
+}
