@@ -122,7 +122,8 @@ public struct PlayModel: Sendable {
         case .chat(let chat):
             self.chat.append(ChatLine(from: chat.from, seat: chat.seat, text: chat.text))
             if self.chat.count > Self.chatLimit { self.chat.removeFirst(self.chat.count - Self.chatLimit) }
-            return [TranscriptLine(.chat, "\(chat.from) says: \(chat.text)")]
+            let speaker = chat.seat == nil ? "\(chat.from) (watching)" : chat.from
+            return [TranscriptLine(.chat, "\(speaker) says: \(chat.text)")]
         case .left(let room, _):
             leaveRoom()
             return record([TranscriptLine(.notice, "you left room \(room); type /join [ROOM] to play again, or /quit")])

@@ -208,7 +208,14 @@ public final class Server: @unchecked Sendable {
 
     private func waitForGoodbyes(then completion: @escaping @Sendable () -> Void) {
         let now = MonotonicClock.now()
-        for connection in Array(connections.values) { closeIfOverdue(connection, at: now) }
+        for connection in Array(connections.values) {
+            // The process is about to exit: a goodbye that is out and has no input left unread can close
+            // now (closing without unread input sends no reset) rather than wait for the peer to close.
+            if case .lingering = connection.lifecycle, case .wouldBlock = connection.read(into: readBuffer) {
+                release(connection)
+            }
+            closeIfOverdue(connection, at: now)
+        }
         guard connections.isEmpty else {
             queue.asyncAfter(deadline: .now() + .milliseconds(Self.shutdownPollMilliseconds)) { [self] in
                 waitForGoodbyes(then: completion)

@@ -56,6 +56,11 @@ public enum RequestDecoder {
         case .number(.integer(let value))?:
             return .integer(value)
         case .string(let value)? where value.utf8.count <= RequestID.maxStringBytes:
+            // An id is echoed in events the whole room receives, raw where JSON does not escape it: a C1
+            // control (8-bit CSI) or a bidi override would reach other players' terminals as one.
+            guard !value.unicodeScalars.contains(where: TextCleaner.isUnsafeForDisplay) else {
+                throw RequestError(.badField, "id must not contain control or formatting characters")
+            }
             return .string(value)
         default:
             throw RequestError(.badField, "id must be an integer or a string of at most \(RequestID.maxStringBytes) bytes")

@@ -13,6 +13,8 @@ final class LobbyHarness {
     private var nextConnection = 1
     /// Every message each connection was sent, in order, decoded.
     private(set) var received: [ConnectionID: [ServerMessage]] = [:]
+    /// Every byte each connection was sent, as the transport would write it.
+    private(set) var bytes: [ConnectionID: [UInt8]] = [:]
     /// The `bye` each closed connection got.
     private(set) var closed: [ConnectionID: ByeReason] = [:]
     private(set) var log: [LogEntry] = []
@@ -124,6 +126,7 @@ final class LobbyHarness {
         while let action = lobby.nextAction() {
             switch action {
             case .send(let bytes, let messages, let id):
+                self.bytes[id, default: []] += bytes
                 let lines = bytes.split(separator: UInt8(ascii: "\n"))
                 #expect(lines.count == messages, "the message count matches the lines sent")
                 for line in lines {

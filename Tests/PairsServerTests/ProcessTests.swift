@@ -7,8 +7,9 @@ import Testing
 
 @Suite("The pairs serve process")
 struct ProcessTests {
-    @Test("SIGTERM says bye shutdown to every client and the process exits 0 within two seconds")
-    func sigtermShutsDownCleanly() throws {
+    @Test("SIGTERM, SIGINT and SIGHUP (a dropped SSH session) say bye shutdown to every client, and the process exits 0 within two seconds",
+          arguments: [SIGTERM, SIGINT, SIGHUP])
+    func signalShutsDownCleanly(signal: Int32) throws {
         let (server, port) = try PairsProcess.serve()
         defer { server.terminate() }
         let clients = try (0..<3).map { _ in try TestClient(port: port) }
@@ -16,7 +17,7 @@ struct ProcessTests {
         try clients[1].join("x")
         for client in clients { _ = try client.waitFor("welcome or state") { _ in true } }
         let sent = Date()
-        kill(server.process.processIdentifier, SIGTERM)
+        kill(server.process.processIdentifier, signal)
         for client in clients {
             #expect(try client.waitForBye(within: 3) == .shutdown)
         }

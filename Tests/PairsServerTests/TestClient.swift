@@ -14,10 +14,13 @@ struct TestTimeout: Error, CustomStringConvertible {
 
 /// A blocking TCP client for tests: sends lines, and reads server messages with a deadline on every wait.
 final class TestClient {
-    let fd: Int32
+    private(set) var fd: Int32
     private var framer = LineFramer(maxLineBytes: 1 << 20)
     private var received: [ServerMessage] = []
     private(set) var isClosedByServer = false
+    /// Whether the server's side ended in a reset (ECONNRESET) rather than an orderly end of stream: a
+    /// reset can destroy what was still on its way, a `bye` included.
+    private(set) var wasReset = false
     /// The seat and token from the last `joined`.
     var seat: Seat?
     var token: String?
@@ -52,7 +55,14 @@ final class TestClient {
         guard status == 0 else { throw TestTimeout(what: "connect: \(String(cString: strerror(errno)))") }
     }
 
-    deinit { Glibc.close(fd) }
+    deinit { close() }
+
+    /// Closes the socket now. With unread input in it, the kernel answers the server with a reset.
+    func close() {
+        guard fd >= 0 else { return }
+        Glibc.close(fd)
+        fd = -1
+    }
 
     func send(_ line: String) {
         sendRaw(Array((line + "\n").utf8))
@@ -157,6 +167,7 @@ final class TestClient {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         let count = buffer.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) }
         guard count > 0 else {
+            if count < 0, errno == ECONNRESET { wasReset = true }
             isClosedByServer = true
             return
         }

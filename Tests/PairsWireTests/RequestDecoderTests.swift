@@ -158,6 +158,12 @@ private let badLines: [BadLine] = [
     BadLine(#"{"type":"dance","id":4}"#, .unknownType, id: .integer(4)),
     BadLine(#"{"type":"FLIP","card":1}"#, .unknownType),
     BadLine(#"{"type":""}"#, .unknownType),
+    // ids that would drive another player's terminal: they are echoed in events the whole room receives
+    BadLine(#"{"type":"flip","card":1,"id":"\u009b2J"}"#, .badField),
+    BadLine("{\"type\":\"flip\",\"card\":1,\"id\":\"\u{9B}2J\"}", .badField),
+    BadLine(#"{"type":"say","text":"hi","id":"\u202eevil"}"#, .badField),
+    BadLine(#"{"type":"ping","id":"\u001b[2J"}"#, .badField),
+    BadLine(#"{"type":"ping","id":"a\u200bb"}"#, .badField),
     // flip's card
     BadLine(#"{"type":"flip","card":"3","id":9}"#, .badField, id: .integer(9)),
     BadLine(#"{"type":"flip","card":3.0,"id":9}"#, .badField, id: .integer(9)),
