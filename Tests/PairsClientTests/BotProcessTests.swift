@@ -6,13 +6,13 @@ import PairsServer
 import Testing
 import PairsTestSupport
 
-@Test("two pairs bot processes play 100 full games against a server: every game ends and the scores add up",
+@Test("two pairs bot processes play 25 full games against a server: every game ends and the scores add up",
       .timeLimit(.minutes(3)))
-func botsPlayAHundredGames() async throws {
+func botsPlayTwentyFiveGames() async throws {
     let pairs = try Tools.pairs()
     let server = try startServer(pairs: 2, revealMilliseconds: 0, seed: nil)
     defer { server.stop() }
-    let common = ["--host", "127.0.0.1", "--port", String(server.port), "--room", "hundred", "--games", "100", "--think-ms", "0"]
+    let common = ["--host", "127.0.0.1", "--port", String(server.port), "--room", "many", "--games", "25", "--think-ms", "0"]
     let alpha = try Subprocess(pairs, ["bot"] + common + ["--name", "alpha", "--strategy", "memory", "--seed", "1"])
     defer { alpha.terminate() }
     let beta = try Subprocess(pairs, ["bot"] + common + ["--name", "beta", "--strategy", "random", "--seed", "2"])
@@ -23,9 +23,9 @@ func botsPlayAHundredGames() async throws {
 
     let alphaGames = alpha.lines.compactMap(GameLine.init)
     let betaGames = beta.lines.compactMap(GameLine.init)
-    #expect(alphaGames.count == 100)
-    #expect(betaGames.count == 100)
-    #expect(alphaGames.map(\.number) == Array(1...100))
+    #expect(alphaGames.count == 25)
+    #expect(betaGames.count == 25)
+    #expect(alphaGames.map(\.number) == Array(1...25))
     for (mine, theirs) in zip(alphaGames, betaGames) {
         #expect(mine.score + mine.opponentScore == 2, "\(mine)")
         #expect(mine.score == theirs.opponentScore && mine.opponentScore == theirs.score)
@@ -33,10 +33,10 @@ func botsPlayAHundredGames() async throws {
         let expected = ["won": "lost", "lost": "won", "draw": "draw"][mine.result]
         #expect(theirs.result == expected, "\(mine) against \(theirs)")
     }
-    #expect(alpha.lines.last?.hasPrefix("total: 100 games") == true)
+    #expect(alpha.lines.last?.hasPrefix("total: 25 games") == true)
     // Even without thinking, the bots keep under the server's rate limit.
     #expect(!alpha.errorText.contains("rate limiting") && !beta.errorText.contains("rate limiting"))
-    #expect(server.statistics().gamesFinished == 100)
+    #expect(server.statistics().gamesFinished == 25)
 }
 
 @Test("pairs bot exits 1 with a clear message when nothing listens on the port")

@@ -470,11 +470,10 @@ private let heaviestName: String = {
     return TextCleaner.cleanName(String(repeating: heavy, count: 30))!
 }()
 
-/// A string id as long as the decoder accepts, made of the characters that take the most bytes to escape.
-private let heaviestID: RequestID = {
-    let line = #"{"type":"flip","card":0,"id":""# + String(repeating: #"\u0001"#, count: RequestID.maxStringBytes) + #""}"#
-    return try! RequestDecoder.decode(line: Array(line.utf8))!.id!
-}()
+/// A string id as long as an id can be, made of the characters that take the most bytes to escape. The
+/// decoder refuses control characters in ids, so no client can send this one; the encoders must still
+/// bound what it costs, since they take any id they are given.
+private let heaviestID = RequestID.string(String(repeating: "\u{1}", count: RequestID.maxStringBytes))
 
 private func largestState(names: [String], id: RequestID) -> ServerMessage {
     let faces = Faces.all.prefix(GameOptions.pairsRange.upperBound)
@@ -526,7 +525,7 @@ func longestOtherMessagesFitALine() throws {
         id: heaviestID))
     #expect(ServerMessageEncoder.encode(welcome).count <= LineFramer.maxLineBytes)
     // Errors echo parts of what the client sent; take the worst a 4 KiB line can provoke.
-    let hostile = #"{"id":"\#(String(repeating: #"\u0001"#, count: 64))","type":""# + String(repeating: #"\""#, count: 1800) + #""}"#
+    let hostile = #"{"id":"\#(String(repeating: #"\\"#, count: 64))","type":""# + String(repeating: #"\""#, count: 1800) + #""}"#
     #expect(hostile.utf8.count <= LineFramer.maxLineBytes)
     guard case .failure(let error) = Result(catching: { () throws(RequestError) in try RequestDecoder.decode(line: Array(hostile.utf8)) }) else {
         Issue.record("the hostile line was accepted")
