@@ -17,6 +17,9 @@ let package = Package(
         // Many sockets in one epoll set behind one Dispatch source: the server's and the load client's
         // readiness, one wakeup per batch instead of one per socket event.
         .target(name: "PairsPolling", dependencies: ["CEpoll"]),
+        // <sqlite3.h> and <crypt.h> from the system (libsqlite3-dev, libcrypt-dev): headers and link lines only.
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        .systemLibrary(name: "CCrypt", path: "Sources/CCrypt"),
         // The TCP server: sockets, Dispatch queues, timers, rooms.
         .target(name: "PairsServer", dependencies: ["PairsRules", "PairsWire", "PairsPolling"]),
         // The bundled clients: a client connection, bots and their strategies, the terminal player.
