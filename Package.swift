@@ -20,6 +20,9 @@ let package = Package(
         // <sqlite3.h> and <crypt.h> from the system (libsqlite3-dev, libcrypt-dev): headers and link lines only.
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .systemLibrary(name: "CCrypt", path: "Sources/CCrypt"),
+        // What outlives the server: finished games, claimed names, ratings, in one SQLite file, written off
+        // the rooms' queue. Knows nothing of sockets, the wire or the rules' internals.
+        .target(name: "PairsStorage", dependencies: ["CSQLite", "CCrypt"]),
         // The TCP server: sockets, Dispatch queues, timers, rooms.
         .target(name: "PairsServer", dependencies: ["PairsRules", "PairsWire", "PairsPolling"]),
         // The bundled clients: a client connection, bots and their strategies, the terminal player.
@@ -34,6 +37,7 @@ let package = Package(
         .target(name: "PairsTestSupport", dependencies: ["PairsRules"], path: "Tests/PairsTestSupport"),
         .testTarget(name: "PairsRulesTests", dependencies: ["PairsRules"]),
         .testTarget(name: "PairsPollingTests", dependencies: ["PairsPolling"]),
+        .testTarget(name: "PairsStorageTests", dependencies: ["PairsStorage", "CSQLite", "PairsTestSupport"]),
         .testTarget(name: "PairsWireTests", dependencies: ["PairsWire", "PairsRules", "PairsTestSupport"]),
         .testTarget(name: "PairsServerTests", dependencies: ["PairsServer", "PairsWire", "PairsRules", "PairsTestSupport"]),
         .testTarget(name: "PairsClientTests", dependencies: ["PairsClient", "PairsServer", "PairsWire", "PairsRules", "PairsTestSupport"]),
