@@ -31,8 +31,7 @@ public final class SQLiteConnection {
         case deferred
     }
 
-    /// A connection's opaque SQLite handle, for its statements.
-    let handle: OpaquePointer
+    private let handle: OpaquePointer
     /// Statements prepared once and run many times, by their SQL text.
     private var cache: [String: SQLiteStatement] = [:]
 
@@ -84,7 +83,7 @@ public final class SQLiteConnection {
 
     /// A new prepared statement for one SQL statement.
     public func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
-        try SQLiteStatement(sql: sql, connection: self)
+        try SQLiteStatement(sql: sql, database: handle)
     }
 
     /// The prepared statement for `sql`, prepared on first use and kept: for statements run over and over.

@@ -6,17 +6,19 @@ import CSQLite
 /// numbered as SQLite numbers them: parameters from 1, columns from 0.
 public final class SQLiteStatement {
     private let handle: OpaquePointer
-    /// Kept so the connection outlives its statements: SQLite must finalize them before it closes.
-    private let connection: SQLiteConnection
+    /// The connection's SQLite handle, for its error messages. Not the `SQLiteConnection`, which caches its
+    /// statements: the two would keep each other alive. SQLite keeps the handle valid until the last
+    /// statement is finalized, since the connection closes with `sqlite3_close_v2`.
+    private let database: OpaquePointer
 
-    init(sql: String, connection: SQLiteConnection) throws(SQLiteError) {
+    init(sql: String, database: OpaquePointer) throws(SQLiteError) {
         var prepared: OpaquePointer?
-        let result = sqlite3_prepare_v2(connection.handle, sql, -1, &prepared, nil)
+        let result = sqlite3_prepare_v2(database, sql, -1, &prepared, nil)
         guard result == SQLITE_OK, let prepared else {
-            throw SQLiteError(result: result == SQLITE_OK ? SQLITE_MISUSE : result, connection: connection.handle)
+            throw SQLiteError(result: result == SQLITE_OK ? SQLITE_MISUSE : result, connection: database)
         }
         handle = prepared
-        self.connection = connection
+        self.database = database
     }
 
     deinit {
@@ -56,7 +58,7 @@ public final class SQLiteStatement {
         switch sqlite3_step(handle) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        case let failure: throw SQLiteError(result: failure, connection: connection.handle)
+        case let failure: throw SQLiteError(result: failure, connection: database)
         }
     }
 
@@ -128,6 +130,6 @@ public final class SQLiteStatement {
     }
 
     private func check(_ result: Int32) throws(SQLiteError) {
-        guard result == SQLITE_OK else { throw SQLiteError(result: result, connection: connection.handle) }
+        guard result == SQLITE_OK else { throw SQLiteError(result: result, connection: database) }
     }
 }
