@@ -33,7 +33,12 @@ public final class SQLiteStatement {
         switch value {
         case .integer(let integer): result = sqlite3_bind_int64(handle, index, integer)
         case .real(let real): result = sqlite3_bind_double(handle, index, real)
-        case .text(let text): result = sqlite3_bind_text(handle, index, text, -1, Self.transient)
+        case .text(let text):
+            // The length in bytes, not -1: a text with a NUL inside is bound whole, not cut at the NUL.
+            guard let length = Int32(exactly: text.utf8.count) else {
+                throw SQLiteError(result: SQLITE_TOOBIG, message: "a text of \(text.utf8.count) bytes")
+            }
+            result = sqlite3_bind_text(handle, index, text, length, Self.transient)
         case .null: result = sqlite3_bind_null(handle, index)
         }
         try check(result)
