@@ -7,28 +7,28 @@ import Glibc
 /// Computed exactly as in Mark Glickman's "Example of the Glicko-2 system" (glicko.net/glicko/glicko2.pdf),
 /// steps 1-8, on the Glicko scale (1500 is average). The store treats each rated game as a rating period
 /// of its own for both players, as lichess does, so a rating moves as soon as a game ends.
-public struct Glicko2Rating: Sendable, Hashable {
+struct Glicko2Rating: Sendable, Hashable {
     /// The strength estimate; 1500 is where everyone starts.
-    public var rating: Double
+    var rating: Double
     /// The rating deviation (RD): how far off `rating` may be. Shrinks with every game.
-    public var deviation: Double
+    var deviation: Double
     /// The volatility: how much the player's strength is expected to swing.
-    public var volatility: Double
+    var volatility: Double
 
-    public init(rating: Double, deviation: Double, volatility: Double) {
+    init(rating: Double, deviation: Double, volatility: Double) {
         self.rating = rating
         self.deviation = deviation
         self.volatility = volatility
     }
 
     /// A newcomer: the paper's suggested starting values (1500, RD 350, volatility 0.06).
-    public static let initial = Glicko2Rating(rating: 1500, deviation: 350, volatility: 0.06)
+    static let initial = Glicko2Rating(rating: 1500, deviation: 350, volatility: 0.06)
 
     /// A deviation above this means the rating is still a guess, shown with a `?`: lichess's threshold.
-    public static let provisionalDeviation = 110.0
+    static let provisionalDeviation = 110.0
 
     /// Whether the rating is still provisional.
-    public var isProvisional: Bool { deviation > Self.provisionalDeviation }
+    var isProvisional: Bool { deviation > Self.provisionalDeviation }
 
     /// The system constant τ, which bounds how fast volatility changes. Glickman gives 0.3 to 1.2 as
     /// reasonable, smaller values keeping volatility (and so ratings) from jumping on improbable results.
@@ -36,11 +36,11 @@ public struct Glicko2Rating: Sendable, Hashable {
     /// shape: short games with luck in every result (which a large τ would mistake for changes in strength)
     /// and bots whose strength changes in jumps with a new version (which a very small τ would follow
     /// slowly). So 0.75, as lichess.
-    public static let productionTau = 0.75
+    static let productionTau = 0.75
 
     /// The rating after one rating period with `results`: each opponent's rating at the start of the period
     /// and the score against them (1 win, 0.5 draw, 0 loss). No results: only the deviation grows (step 6).
-    public func updated(with results: [(opponent: Glicko2Rating, score: Double)], tau: Double) -> Glicko2Rating {
+    func updated(with results: [(opponent: Glicko2Rating, score: Double)], tau: Double) -> Glicko2Rating {
         // Step 2: onto the Glicko-2 scale.
         let mu = (rating - 1500) / Self.scale
         let phi = deviation / Self.scale

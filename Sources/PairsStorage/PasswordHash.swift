@@ -6,17 +6,17 @@ import CCrypt
 /// Hashing is slow on purpose (yescrypt costs milliseconds of CPU and megabytes of memory per call), so that
 /// guessing passwords from a stolen database is slow too. Callers must not hash or verify on a queue that
 /// anything latency-sensitive waits on, such as the one that runs the rooms.
-public enum PasswordHash {
+enum PasswordHash {
     /// The longest password in UTF-8 bytes: plenty for a passphrase, and below libxcrypt's own limit
     /// (`CRYPT_MAX_PASSPHRASE_SIZE`, 512 with the terminating NUL), so a long one is refused, not cut.
-    public static let maxPasswordBytes = 256
+    static let maxPasswordBytes = 256
 
     /// The hash methods tried in order: yescrypt (libxcrypt's default, memory-hard), then SHA-512-crypt,
     /// which every crypt(3) on Linux has.
     static let methods = ["$y$", "$6$"]
 
     /// A new salted hash of `password`, with a fresh random salt from the system.
-    public static func make(_ password: String) throws(PasswordError) -> String {
+    static func make(_ password: String) throws(PasswordError) -> String {
         try check(password)
         for method in methods {
             guard let setting = salt(for: method) else { continue }
@@ -27,7 +27,7 @@ public enum PasswordHash {
 
     /// Whether `password` is the one `hash` was made from. Reads every byte of both hashes whatever they
     /// hold, so the time taken says nothing about where they differ.
-    public static func verify(_ password: String, against hash: String) -> Bool {
+    static func verify(_ password: String, against hash: String) -> Bool {
         guard (try? check(password)) != nil, let computed = crypt(password, setting: hash) else { return false }
         let left = Array(computed.utf8)
         let right = Array(hash.utf8)

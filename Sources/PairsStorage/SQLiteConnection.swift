@@ -4,9 +4,9 @@ import CSQLite
 ///
 /// Not thread-safe by itself (it is opened without SQLite's own mutexes): its owner uses it from one thread
 /// at a time, behind a lock or on one serial queue.
-public final class SQLiteConnection {
+final class SQLiteConnection {
     /// How the file is opened.
-    public enum Mode: Sendable {
+    enum Mode: Sendable {
         /// Read and write, creating the file when it does not exist.
         case readWriteCreate
         /// Read and write an existing file.
@@ -24,7 +24,7 @@ public final class SQLiteConnection {
     }
 
     /// How a transaction takes its locks.
-    public enum TransactionKind: Sendable {
+    enum TransactionKind: Sendable {
         /// Takes the write lock at once, so the transaction never fails half-way for want of it.
         case immediate
         /// Takes locks as statements need them: for transactions that only read.
@@ -39,7 +39,7 @@ public final class SQLiteConnection {
     /// lock it needs, before failing with `.busy`.
     ///
     /// SQLite opens lazily: a file that is not a database, or is damaged, fails at the first statement.
-    public init(path: String, mode: Mode, busyTimeoutMilliseconds: Int32) throws(SQLiteError) {
+    init(path: String, mode: Mode, busyTimeoutMilliseconds: Int32) throws(SQLiteError) {
         var opened: OpaquePointer?
         // No mutexes (each connection is used by one thread at a time), extended result codes in errors.
         let flags = mode.flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
@@ -61,33 +61,33 @@ public final class SQLiteConnection {
     }
 
     /// Whether the database can only be read: SQLite opens a write-protected file read-only without failing.
-    public var isReadOnly: Bool {
+    var isReadOnly: Bool {
         sqlite3_db_readonly(handle, "main") == 1
     }
 
     /// The rowid of the last row inserted on this connection.
-    public var lastInsertedRowID: Int64 {
+    var lastInsertedRowID: Int64 {
         sqlite3_last_insert_rowid(handle)
     }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE on this connection.
-    public var changes: Int {
+    var changes: Int {
         Int(sqlite3_changes(handle))
     }
 
     /// Runs one or more statements that take no parameters (schema, pragmas, transaction control).
-    public func execute(_ sql: String) throws(SQLiteError) {
+    func execute(_ sql: String) throws(SQLiteError) {
         let result = sqlite3_exec(handle, sql, nil, nil, nil)
         guard result == SQLITE_OK else { throw SQLiteError(result: result, connection: handle) }
     }
 
     /// A new prepared statement for one SQL statement.
-    public func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+    func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         try SQLiteStatement(sql: sql, database: handle)
     }
 
     /// The prepared statement for `sql`, prepared on first use and kept: for statements run over and over.
-    public func cached(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+    func cached(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         if let statement = cache[sql] { return statement }
         let statement = try prepare(sql)
         cache[sql] = statement
@@ -95,7 +95,7 @@ public final class SQLiteConnection {
     }
 
     /// Runs `sql` with `values` and returns its rows as `row` reads them.
-    public func rows<Row>(
+    func rows<Row>(
         _ sql: String,
         binding values: [SQLiteValue] = [],
         _ row: (SQLiteStatement) throws(SQLiteError) -> Row
@@ -104,17 +104,17 @@ public final class SQLiteConnection {
     }
 
     /// Runs `sql` with `values`, ignoring any rows.
-    public func run(_ sql: String, binding values: [SQLiteValue] = []) throws(SQLiteError) {
+    func run(_ sql: String, binding values: [SQLiteValue] = []) throws(SQLiteError) {
         try cached(sql).run(binding: values)
     }
 
     /// The integer in the first column of the first row of `sql`, or nil when it returns no row or NULL.
-    public func integer(_ sql: String, binding values: [SQLiteValue] = []) throws(SQLiteError) -> Int? {
+    func integer(_ sql: String, binding values: [SQLiteValue] = []) throws(SQLiteError) -> Int? {
         try rows(sql, binding: values) { $0.optionalInt(at: 0) }.first ?? nil
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it (or the commit) throws.
-    public func transaction<Result>(
+    func transaction<Result>(
         _ kind: TransactionKind = .immediate,
         _ body: () throws(SQLiteError) -> Result
     ) throws(SQLiteError) -> Result {
@@ -130,7 +130,7 @@ public final class SQLiteConnection {
     }
 
     /// Runs `body` inside the current transaction so that, when it throws, only its own changes are undone.
-    public func savepoint<Result>(_ body: () throws(SQLiteError) -> Result) throws(SQLiteError) -> Result {
+    func savepoint<Result>(_ body: () throws(SQLiteError) -> Result) throws(SQLiteError) -> Result {
         try execute("SAVEPOINT one")
         do {
             let result = try body()

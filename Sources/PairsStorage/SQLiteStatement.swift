@@ -4,7 +4,7 @@ import CSQLite
 ///
 /// Belongs to its connection and, like it, is used from one thread at a time. Parameters and columns are
 /// numbered as SQLite numbers them: parameters from 1, columns from 0.
-public final class SQLiteStatement {
+final class SQLiteStatement {
     private let handle: OpaquePointer
     /// The connection's SQLite handle, for its error messages. Not the `SQLiteConnection`, which caches its
     /// statements: the two would keep each other alive. SQLite keeps the handle valid until the last
@@ -28,7 +28,7 @@ public final class SQLiteStatement {
     // MARK: - Parameters
 
     /// Binds `value` to parameter `index` (from 1).
-    public func bind(_ value: SQLiteValue, at index: Int32) throws(SQLiteError) {
+    func bind(_ value: SQLiteValue, at index: Int32) throws(SQLiteError) {
         let result: Int32
         switch value {
         case .integer(let integer): result = sqlite3_bind_int64(handle, index, integer)
@@ -45,7 +45,7 @@ public final class SQLiteStatement {
     }
 
     /// Binds `values` to parameters 1, 2, 3... in order.
-    public func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
+    func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
         for (offset, value) in values.enumerated() {
             try bind(value, at: Int32(offset + 1))
         }
@@ -59,7 +59,7 @@ public final class SQLiteStatement {
 
     /// Runs the statement to its next row: true when a row is ready to read, false when it is done.
     @discardableResult
-    public func step() throws(SQLiteError) -> Bool {
+    func step() throws(SQLiteError) -> Bool {
         switch sqlite3_step(handle) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
@@ -68,14 +68,14 @@ public final class SQLiteStatement {
     }
 
     /// Makes the statement ready to run again, with its parameters cleared to NULL.
-    public func reset() {
+    func reset() {
         // The result repeats the last step's error, which that step already reported.
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
     }
 
     /// Binds `values`, runs the statement and calls `row` for each row it produces, then resets it.
-    public func rows<Row>(
+    func rows<Row>(
         binding values: [SQLiteValue] = [],
         _ row: (SQLiteStatement) throws(SQLiteError) -> Row
     ) throws(SQLiteError) -> [Row] {
@@ -89,7 +89,7 @@ public final class SQLiteStatement {
     }
 
     /// Binds `values` and runs a statement that returns no rows (or whose rows do not matter), then resets it.
-    public func run(binding values: [SQLiteValue] = []) throws(SQLiteError) {
+    func run(binding values: [SQLiteValue] = []) throws(SQLiteError) {
         defer { reset() }
         try bind(values)
         while try step() {}
@@ -98,39 +98,39 @@ public final class SQLiteStatement {
     // MARK: - Columns of the current row
 
     /// Whether column `index` (from 0) is NULL.
-    public func isNull(at index: Int32) -> Bool {
+    func isNull(at index: Int32) -> Bool {
         sqlite3_column_type(handle, index) == SQLITE_NULL
     }
 
     /// Column `index` as an integer (0 for NULL).
-    public func int64(at index: Int32) -> Int64 {
+    func int64(at index: Int32) -> Int64 {
         sqlite3_column_int64(handle, index)
     }
 
     /// Column `index` as an `Int` (0 for NULL).
-    public func int(at index: Int32) -> Int {
+    func int(at index: Int32) -> Int {
         Int(sqlite3_column_int64(handle, index))
     }
 
     /// Column `index` as a real (0 for NULL).
-    public func double(at index: Int32) -> Double {
+    func double(at index: Int32) -> Double {
         sqlite3_column_double(handle, index)
     }
 
     /// Column `index` as text ("" for NULL).
-    public func text(at index: Int32) -> String {
+    func text(at index: Int32) -> String {
         guard let bytes = sqlite3_column_text(handle, index) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, index))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
     /// Column `index` as an integer, or nil for NULL.
-    public func optionalInt(at index: Int32) -> Int? {
+    func optionalInt(at index: Int32) -> Int? {
         isNull(at: index) ? nil : int(at: index)
     }
 
     /// Column `index` as text, or nil for NULL.
-    public func optionalText(at index: Int32) -> String? {
+    func optionalText(at index: Int32) -> String? {
         isNull(at: index) ? nil : text(at: index)
     }
 
