@@ -33,7 +33,7 @@ public final class GameStore: Sendable {
     public init(path: String, onFailure: @escaping @Sendable (StorageFailure) -> Void) throws(StoreOpenError) {
         self.path = path
         try StoreFiles.prepareDirectory(forDatabaseAt: path)
-        lock = try StoreLock(path: path + ".lock")
+        lock = try StoreLock(databasePath: path)
         try StoreFiles.prepareFile(at: path)
         let writing = try Self.connect(path)
         try Schema.migrate(writing, path: path, ladders: ladders)

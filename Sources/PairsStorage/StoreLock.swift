@@ -12,15 +12,17 @@ import Glibc
 final class StoreLock: Sendable {
     private let descriptor: Int32
 
-    /// Takes the lock on `path`, creating the file; fails at once if another process holds it.
-    init(path: String) throws(StoreOpenError) {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    /// Takes the lock of the database at `databasePath`, creating the lock file; fails at once if another
+    /// process holds it.
+    init(databasePath: String) throws(StoreOpenError) {
+        let path = databasePath + ".lock"
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, StoreFiles.fileMode)
         guard fd >= 0 else { throw StoreFiles.failure(path: path, call: "open", errno: errno) }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let failure = errno
             let holder = Self.readPID(fd)
             close(fd)
-            if failure == EWOULDBLOCK { throw .lockedByAnotherServer(path: path, pid: holder) }
+            if failure == EWOULDBLOCK { throw .lockedByAnotherServer(path: databasePath, pid: holder) }
             throw .system(path: path, call: "flock", errno: failure)
         }
         descriptor = fd

@@ -5,7 +5,7 @@ import Glibc
 /// Why the store could not start. Each says in one line what is wrong with which file, for the server to
 /// print before it exits with status 1.
 public enum StoreOpenError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// Another server holds the store's lock file; `pid` is the one it wrote there, when readable.
+    /// Another server has the database (it holds `<path>.lock`); `pid` is the one it wrote there, if any.
     case lockedByAnotherServer(path: String, pid: Int?)
     /// The file or its directory cannot be written by this process.
     case notWritable(path: String, errno: Int32?)

@@ -73,7 +73,7 @@ func secondStoreIsLockedOut() throws {
     let directory = try TemporaryDirectory()
     let path = directory.file("pairs.db")
     var first: GameStore? = try openStore(path)
-    #expect(openingError(path) == .lockedByAnotherServer(path: path + ".lock", pid: Int(getpid())))
+    #expect(openingError(path) == .lockedByAnotherServer(path: path, pid: Int(getpid())))
     // The shell can still read it while the server runs.
     let reader = try outsideConnection(path)
     #expect(try reader.integer("SELECT count(*) FROM games") == 0)
@@ -164,7 +164,7 @@ func locationsFollowTheArgumentAndEnvironment() {
 func openErrorsAreOneLine() {
     let sqlite = SQLiteError(result: 11, message: "database disk image is malformed")
     let errors: [StoreOpenError] = [
-        .lockedByAnotherServer(path: "/d/pairs.db.lock", pid: 42), .lockedByAnotherServer(path: "/d/pairs.db.lock", pid: nil),
+        .lockedByAnotherServer(path: "/d/pairs.db", pid: 42), .lockedByAnotherServer(path: "/d/pairs.db", pid: nil),
         .notWritable(path: "/d", errno: EACCES), .notWritable(path: "/d/pairs.db", errno: nil),
         .corrupt(path: "/d/pairs.db", sqlite), .notPairsDatabase(path: "/d/pairs.db"),
         .newerSchema(path: "/d/pairs.db", found: 9, supported: 2), .database(path: "/d/pairs.db", sqlite),
@@ -174,6 +174,6 @@ func openErrorsAreOneLine() {
         #expect(!error.description.contains("\n"))
         #expect(error.description.hasPrefix("/d"))
     }
-    #expect(errors[0].description == "/d/pairs.db.lock is in use by another server (pid 42)")
+    #expect(errors[0].description == "/d/pairs.db is in use by another server (pid 42)")
     #expect(errors[2].description == "/d is not writable: Permission denied")
 }
