@@ -32,7 +32,9 @@ final class GameWriter: Sendable {
     /// Used only on `queue`; the lock costs nothing uncontended.
     private let connection: LockedConnection
     private let ladders: Ladders
-    private let queue = DispatchQueue(label: "pairs.storage.writer", qos: .utility)
+    /// Default quality of service, not `.utility`: on a busy machine the commit must still come within the
+    /// 200 ms the server promises, so the writer must not be the first thread to wait for a core.
+    private let queue = DispatchQueue(label: "pairs.storage.writer")
     /// Marks `queue`, so that a flush from the queue itself (a failure callback letting go of the store)
     /// drains in place instead of waiting for itself.
     private let onQueue = DispatchSpecificKey<Bool>()
