@@ -17,6 +17,12 @@ let package = Package(
         // Many sockets in one epoll set behind one Dispatch source: the server's and the load client's
         // readiness, one wakeup per batch instead of one per socket event.
         .target(name: "PairsPolling", dependencies: ["CEpoll"]),
+        // <sqlite3.h> and <crypt.h> from the system (libsqlite3-dev, libcrypt-dev): headers and link lines only.
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        .systemLibrary(name: "CCrypt", path: "Sources/CCrypt"),
+        // What outlives the server: finished games, claimed names, ratings, in one SQLite file, written off
+        // the rooms' queue. Knows nothing of sockets, the wire or the rules' internals.
+        .target(name: "PairsStorage", dependencies: ["CSQLite", "CCrypt"]),
         // The lobby: rooms, seats, quick match, chat, limits and what every request does. Decides, and says
         // what to send and whom to close; touches no socket and reads no clock.
         .target(name: "PairsLobby", dependencies: ["PairsRules", "PairsWire"]),
@@ -35,6 +41,7 @@ let package = Package(
         .target(name: "PairsTestSupport", dependencies: ["PairsRules"], path: "Tests/PairsTestSupport"),
         .testTarget(name: "PairsRulesTests", dependencies: ["PairsRules"]),
         .testTarget(name: "PairsPollingTests", dependencies: ["PairsPolling"]),
+        .testTarget(name: "PairsStorageTests", dependencies: ["PairsStorage", "CSQLite", "PairsTestSupport"]),
         .testTarget(name: "PairsWireTests", dependencies: ["PairsWire", "PairsRules", "PairsTestSupport"]),
         .testTarget(name: "PairsLobbyTests", dependencies: ["PairsLobby", "PairsWire", "PairsRules", "PairsTestSupport"]),
         .testTarget(name: "PairsServerTests", dependencies: ["PairsServer", "PairsLobby", "PairsWire", "PairsRules", "PairsTestSupport"]),

@@ -1,0 +1,2 @@
+// SQLite, for the game store (Sources/PairsStorage).
+#include <sqlite3.h>

@@ -1,0 +1,107 @@
+import CSQLite
+
+/// What outlives the server, in one SQLite file: finished games (history and replays), claimed names,
+/// and the ladders.
+///
+/// Two connections: the writer's, on a thread of its own, commits finished games in batches
+/// (`record(_:)` returns at once); the other answers queries and claims, one at a time. Queries and
+/// claims block their caller for as long as SQLite (and, for claims, the deliberately slow password hash)
+/// takes: call them off any queue that must stay responsive, such as the one that runs the rooms.
+///
+/// The file is locked for the life of the store, so a second server on it fails at start. Letting go of
+/// the store commits what is waiting and closes the file; a process that exits without doing so should
+/// call `flush()` first.
+public final class GameStore: Sendable {
+    /// The database file.
+    public let path: String
+    /// How long a connection waits for a lock another one holds (the writer's batch, a claim, an `sqlite3`
+    /// shell's write) before failing: far longer than any batch of ours takes.
+    static let busyTimeoutMilliseconds: Int32 = 5_000
+
+    private let lock: StoreLock
+    let writer: GameWriter
+    /// The connection for queries and claims.
+    let requests: LockedConnection
+    let ladders = Ladders(tau: Glicko2Rating.productionTau)
+
+    /// Opens the database at `path`, creating it and its directories when missing, and migrates it to the
+    /// current schema. `onFailure` hears about every failure while running (on the writer's thread); it
+    /// should log and return quickly.
+    ///
+    /// Fails with a `StoreOpenError` whose description is the one line to print: another server has the
+    /// file, it is not writable, damaged, not a Pairs database, or from a newer Pairs.
+    public init(path: String, onFailure: @escaping @Sendable (StorageFailure) -> Void) throws(StoreOpenError) {
+        self.path = path
+        try StoreFiles.prepareDirectory(forDatabaseAt: path)
+        lock = try StoreLock(databasePath: path)
+        try StoreFiles.prepareFile(at: path)
+        let writing = try Self.connect(path)
+        try Schema.migrate(writing, path: path, ladders: ladders)
+        let stored: Int
+        do throws(SQLiteError) {
+            try Self.checkIntact(writing)
+            stored = try writing.integer("SELECT count(*) FROM games") ?? 0
+        } catch {
+            throw StoreOpenError(error, path: path)
+        }
+        requests = LockedConnection(try Self.connect(path))
+        writer = GameWriter(connection: LockedConnection(writing), ladders: ladders, stored: stored, onFailure: onFailure)
+    }
+
+    deinit {
+        writer.flush()
+    }
+
+    /// Fails with `.corrupt` when SQLite's `quick_check` finds damage anywhere in the file (a torn page,
+    /// a broken tree), so that a damaged file stops the server at start rather than failing queries later.
+    /// It reads the whole file: about a tenth of a second per 200 MB (200,000 games) from the page cache.
+    private static func checkIntact(_ connection: SQLiteConnection) throws(SQLiteError) {
+        let verdict = try connection.rows("PRAGMA quick_check(1)") { $0.text(at: 0) }.first
+        guard verdict == "ok" else { throw SQLiteError(result: SQLITE_CORRUPT, message: verdict ?? "no verdict") }
+    }
+
+    /// A connection to `path` set up as every connection of the store is.
+    private static func connect(_ path: String) throws(StoreOpenError) -> SQLiteConnection {
+        do throws(SQLiteError) {
+            let connection = try SQLiteConnection(path: path, mode: .readWrite, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            // SQLite opens a write-protected file read-only rather than failing.
+            guard !connection.isReadOnly else {
+                throw SQLiteError(result: SQLITE_READONLY, message: "the file is write-protected")
+            }
+            // WAL: readers (queries, an `sqlite3` shell) never wait for the writer, nor it for them.
+            let mode = try connection.rows("PRAGMA journal_mode = WAL") { $0.text(at: 0) }.first
+            guard mode == "wal" else {
+                throw SQLiteError(result: SQLITE_ERROR, message: "cannot use WAL mode (journal mode \(mode ?? "none"))")
+            }
+            // NORMAL in WAL mode syncs at checkpoints, not at every commit: a commit survives the process
+            // being killed (it is in the operating system's cache), though not a power cut. That is what
+            // the server promises, and it keeps commits cheap.
+            try connection.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
+            return connection
+        } catch {
+            throw StoreOpenError(error, path: path)
+        }
+    }
+
+    /// Hands a finished game to the writer and returns at once; it is committed within a few tens of
+    /// milliseconds. Fails only when the record contradicts itself; failures of the disk go to `onFailure`.
+    public func record(_ game: GameRecord) throws(GameRecordError) {
+        try game.validate()
+        writer.submit(game)
+    }
+
+    /// Waits until every game handed to `record(_:)` so far is committed (or has failed). For shutting down.
+    public func flush() {
+        writer.flush()
+    }
+
+    /// Failures while running: batches lost, games refused, games dropped for a full backlog.
+    public var storageErrors: Int {
+        writer.errors.load(ordering: .relaxed)
+    }
+
+    /// Games in the database.
+    public var gamesStored: Int {
+        writer.stored.load(ordering: .relaxed)
+    }
+}

@@ -1,0 +1,190 @@
+import Dispatch
+import Synchronization
+
+/// Commits finished games on a thread of its own, in batches: `submit` only appends to a list, so the
+/// queue that runs the rooms never waits for the disk.
+///
+/// The first game handed over starts a short batch window; when it closes, every game waiting is
+/// committed in one transaction (at most `maxBatch` per transaction). A game is thus on disk about
+/// `batchWindowMilliseconds` after it ended, plus the commit: well inside the 200 ms after which a game
+/// must survive the server being killed.
+final class GameWriter: Sendable {
+    /// How long the writer collects games before committing them: long enough that a busy server commits
+    /// dozens of games per transaction, short enough that a game is durable a few tens of milliseconds
+    /// after it ended.
+    static let batchWindowMilliseconds = 25
+
+    /// The most games in one transaction, so one commit never holds the write lock (and the claims that
+    /// wait for it) for long, even after a stall let games pile up.
+    static let maxBatch = 500
+
+    /// The most games waiting for the disk. A disk that stalls for minutes must not grow the server's memory
+    /// without bound: beyond this, games are dropped and counted as errors. At a thousand games a second
+    /// this is twenty seconds of games; a record weighs a few KiB, so the backlog stays under a hundred MiB.
+    static let maxBacklog = 20_000
+
+    private struct Backlog {
+        var games: [GameRecord] = []
+        /// Whether a drain is due on the queue, which will pick up any game appended meanwhile.
+        var drainScheduled = false
+    }
+
+    /// Used only on `queue`; the lock costs nothing uncontended.
+    private let connection: LockedConnection
+    private let ladders: Ladders
+    /// Default quality of service, not `.utility`: on a busy machine the commit must still come within the
+    /// 200 ms the server promises, so the writer must not be the first thread to wait for a core.
+    private let queue = DispatchQueue(label: "pairs.storage.writer")
+    /// Marks `queue`, so that a flush from the queue itself (a failure callback letting go of the store)
+    /// drains in place instead of waiting for itself.
+    private let onQueue = DispatchSpecificKey<Bool>()
+    private let backlog = Mutex(Backlog())
+    private let onFailure: @Sendable (StorageFailure) -> Void
+    /// Failures so far, of every kind.
+    let errors = Atomic<Int>(0)
+    /// Games in the database.
+    let stored: Atomic<Int>
+    /// Transactions committed, for tests that check games are batched.
+    let batches = Atomic<Int>(0)
+
+    init(
+        connection: LockedConnection, ladders: Ladders, stored: Int,
+        onFailure: @escaping @Sendable (StorageFailure) -> Void
+    ) {
+        self.connection = connection
+        self.ladders = ladders
+        self.stored = Atomic(stored)
+        self.onFailure = onFailure
+        queue.setSpecific(key: onQueue, value: true)
+    }
+
+    /// Queues `game` for the next batch and returns at once.
+    func submit(_ game: GameRecord) {
+        let (accepted, startWindow) = backlog.withLock { backlog -> (Bool, Bool) in
+            guard backlog.games.count < Self.maxBacklog else { return (false, false) }
+            backlog.games.append(game)
+            guard !backlog.drainScheduled else { return (true, false) }
+            backlog.drainScheduled = true
+            return (true, true)
+        }
+        guard accepted else { return fail(.backlogFull(room: game.summary.room)) }
+        if startWindow {
+            // Weak: a store let go of flushes itself, and then its connection closes at once.
+            queue.asyncAfter(deadline: .now() + .milliseconds(Self.batchWindowMilliseconds)) { [weak self] in
+                self?.drain()
+            }
+        }
+    }
+
+    /// Commits every game handed over so far, and returns when they are on disk (or have failed). Blocks:
+    /// for shutting down and for tests.
+    func flush() {
+        if DispatchQueue.getSpecific(key: onQueue) == true {
+            drain()
+        } else {
+            queue.sync { drain() }
+        }
+    }
+
+    /// Commits batches until no game is waiting. Runs on `queue`.
+    private func drain() {
+        while true {
+            let batch = backlog.withLock { backlog -> [GameRecord] in
+                let count = min(backlog.games.count, Self.maxBatch)
+                let batch = Array(backlog.games.prefix(count))
+                backlog.games.removeFirst(count)
+                if backlog.games.isEmpty { backlog.drainScheduled = false }
+                return batch
+            }
+            guard !batch.isEmpty else { return }
+            commit(batch)
+        }
+    }
+
+    /// One transaction for the batch, one savepoint per game, so a game the database refuses costs only
+    /// itself; any other failure costs the batch.
+    private func commit(_ batch: [GameRecord]) {
+        var failures: [StorageFailure] = []
+        var committed = 0
+        let outcome = connection.withConnection { connection -> SQLiteError? in
+            do throws(SQLiteError) {
+                try connection.transaction { () throws(SQLiteError) in
+                    for game in batch {
+                        do throws(SQLiteError) {
+                            try connection.savepoint { () throws(SQLiteError) in
+                                try insert(game, on: connection, failures: &failures)
+                            }
+                            committed += 1
+                        } catch where error.code == .constraint {
+                            failures.append(.gameRefused(error, room: game.summary.room))
+                        }
+                    }
+                }
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let outcome {
+            fail(.batchFailed(outcome, games: batch.count))
+        } else {
+            stored.add(committed, ordering: .relaxed)
+            batches.add(1, ordering: .relaxed)
+            failures.forEach(fail)
+        }
+    }
+
+    /// Inserts one game with its players, and moves its ladder when it is rated.
+    private func insert(
+        _ game: GameRecord, on connection: SQLiteConnection, failures: inout [StorageFailure]
+    ) throws(SQLiteError) {
+        let summary = game.summary
+        let flips = game.flips
+        // The deal goes in as one parameter per face, made into a JSON array by SQLite, which escapes
+        // the faces itself. One statement per deal size, each prepared once.
+        let faces = (0..<game.deal.count).map { "?\($0 + 12)" }.joined(separator: ", ")
+        try connection.run("""
+            INSERT INTO games (room, rules, ladder, outcome, winner, ending, rated, started_ms, ended_ms, flips,
+                               moves, deal)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, json_array(\(faces)))
+            """, binding: [
+                .text(summary.room), .text(summary.rules.json), .text(summary.rules.ladder),
+                .text(summary.outcome.code), .optionalInt(summary.outcome.winner), .text(summary.ending.code),
+                .bool(summary.rated), .integer(summary.started.unixMilliseconds),
+                .integer(summary.ended.unixMilliseconds), .int(flips), .text(Self.movesJSON(game.moves)),
+            ] + game.deal.map { .text($0) })
+        let id = connection.lastInsertedRowID
+        for (seat, player) in summary.players.enumerated() {
+            try connection.run(
+                "INSERT INTO players (game_id, seat, name, claimed, score) VALUES (?1, ?2, ?3, ?4, ?5)",
+                binding: [.integer(id), .int(seat), .text(player.name), .bool(player.claimed), .int(player.score)])
+        }
+        guard summary.rated else { return }
+        let result = Ladders.Result(
+            ladder: summary.rules.ladder, names: summary.players.map(\.name), outcome: summary.outcome,
+            flips: flips, lastMoveMilliseconds: game.moves.last?.milliseconds ?? 0)
+        do throws(SQLiteError) {
+            try connection.savepoint { () throws(SQLiteError) in try ladders.apply(result, on: connection) }
+        } catch where error.code == .constraint {
+            failures.append(.ladderNotUpdated(error, game: GameID(id)))
+        }
+    }
+
+    /// The moves as a JSON array of `[milliseconds, code, seat, argument]` arrays: integers only, so
+    /// nothing needs escaping.
+    static func movesJSON(_ moves: [GameMove]) -> String {
+        var json = "["
+        json.reserveCapacity(moves.count * 16 + 2)
+        for (index, move) in moves.enumerated() {
+            if index > 0 { json += "," }
+            let argument = move.action.argument.map(String.init) ?? "null"
+            json += "[\(move.milliseconds),\(move.action.code),\(move.action.seat),\(argument)]"
+        }
+        return json + "]"
+    }
+
+    private func fail(_ failure: StorageFailure) {
+        errors.add(1, ordering: .relaxed)
+        onFailure(failure)
+    }
+}

@@ -1,0 +1,82 @@
+/// Keeps the ladders up to date as rated games are stored: Glicko-2 ratings for games of two seats, best
+/// times and fewest flips for solo games. Runs inside the transaction that stores the game, so a game and
+/// its rating change are committed together or not at all.
+struct Ladders: Sendable {
+    /// Glicko-2's τ (`Glicko2Rating.productionTau` outside tests).
+    let tau: Double
+
+    /// What a rated game changes on its ladder.
+    struct Result {
+        var ladder: String
+        /// The seats' names, seat 0 first.
+        var names: [String]
+        var outcome: GameOutcome
+        var flips: Int
+        /// Milliseconds from the start to the last move: a solo clear's time.
+        var lastMoveMilliseconds: Int64
+    }
+
+    /// Applies a rated game's result to its ladder.
+    func apply(_ result: Result, on connection: SQLiteConnection) throws(SQLiteError) {
+        if result.names.count == 2 {
+            try rate(result, on: connection)
+        } else {
+            try recordSolo(result, on: connection)
+        }
+    }
+
+    /// Both players' ratings move, each against the other's rating from before the game: the game is a
+    /// rating period of its own for both.
+    private func rate(_ result: Result, on connection: SQLiteConnection) throws(SQLiteError) {
+        var before: [Glicko2Rating] = []
+        for name in result.names {
+            before.append(try rating(of: name, on: result.ladder, connection: connection) ?? .initial)
+        }
+        for seat in 0..<2 {
+            let score: Double = switch result.outcome {
+            case .won(let winner): winner == seat ? 1 : 0
+            case .draw, .soloCleared, .soloLost: 0.5
+            }
+            let after = before[seat].updated(with: [(before[1 - seat], score)], tau: tau)
+            try connection.run("""
+                INSERT INTO ratings (name, ladder, rating, deviation, volatility, games, wins, losses, draws)
+                VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6, ?7, ?8)
+                ON CONFLICT (name, ladder) DO UPDATE SET
+                    rating = excluded.rating, deviation = excluded.deviation, volatility = excluded.volatility,
+                    games = games + 1, wins = wins + excluded.wins, losses = losses + excluded.losses,
+                    draws = draws + excluded.draws
+                """, binding: [
+                    .text(result.names[seat]), .text(result.ladder),
+                    .real(after.rating), .real(after.deviation), .real(after.volatility),
+                    .bool(score == 1), .bool(score == 0), .bool(score == 0.5),
+                ])
+        }
+    }
+
+    /// The name's rating on `ladder`, or nil before its first rated game there.
+    func rating(of name: String, on ladder: String, connection: SQLiteConnection) throws(SQLiteError) -> Glicko2Rating? {
+        try connection.rows(
+            "SELECT rating, deviation, volatility FROM ratings WHERE name = ?1 AND ladder = ?2",
+            binding: [.text(name), .text(ladder)]
+        ) { row in
+            Glicko2Rating(rating: row.double(at: 0), deviation: row.double(at: 1), volatility: row.double(at: 2))
+        }.first
+    }
+
+    /// A solo game counts as played; a cleared one may be the best time or the fewest flips.
+    private func recordSolo(_ result: Result, on connection: SQLiteConnection) throws(SQLiteError) {
+        let cleared = result.outcome == .soloCleared
+        try connection.run("""
+            INSERT INTO solo_records (name, ladder, played, cleared, best_ms, fewest_flips)
+            VALUES (?1, ?2, 1, ?3, ?4, ?5)
+            ON CONFLICT (name, ladder) DO UPDATE SET
+                played = played + 1, cleared = cleared + excluded.cleared,
+                best_ms = coalesce(min(best_ms, excluded.best_ms), best_ms, excluded.best_ms),
+                fewest_flips = coalesce(min(fewest_flips, excluded.fewest_flips), fewest_flips, excluded.fewest_flips)
+            """, binding: [
+                .text(result.names[0]), .text(result.ladder), .bool(cleared),
+                cleared ? .integer(result.lastMoveMilliseconds) : .null,
+                cleared ? .int(result.flips) : .null,
+            ])
+    }
+}
