@@ -11,7 +11,7 @@ private func faceDownCards(on screen: String) -> [Int] {
 }
 
 @Test("a person plays a whole game of pairs play in a terminal against a bot: board, scores, turn, clock, result",
-      .timeLimit(.minutes(2)))
+      Tools.needs("tmux"), .timeLimit(.minutes(2)))
 func playAWholeGameInATerminal() async throws {
     let pairs = try Tools.pairs()
     let server = try startServer(pairs: 3, revealMilliseconds: 300, seed: 21)
@@ -68,7 +68,7 @@ func playAWholeGameInATerminal() async throws {
     }
 }
 
-@Test("Ctrl-C in pairs play leaves the seat, restores the terminal and exits 130")
+@Test("Ctrl-C in pairs play leaves the seat, restores the terminal and exits 130", Tools.needs("tmux"))
 func controlCRestoresTheTerminal() async throws {
     let pairs = try Tools.pairs()
     let server = try startServer(pairs: 3, seed: 4)

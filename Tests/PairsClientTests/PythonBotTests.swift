@@ -6,7 +6,7 @@ import Testing
 import PairsTestSupport
 
 @Test("the Python bot plays full games against pairs bot, and both report the same games",
-      .timeLimit(.minutes(2)), arguments: ["memory", "random"])
+      Tools.needs("python3"), .timeLimit(.minutes(2)), arguments: ["memory", "random"])
 func pythonBotPlaysPairsBot(strategy: String) async throws {
     let python = try Tools.external("python3")
     let script = Tools.clientsDirectory.appendingPathComponent("python/pairs_bot.py")
@@ -33,7 +33,7 @@ func pythonBotPlaysPairsBot(strategy: String) async throws {
     #expect(pythonBot.lines.last?.hasPrefix("total: 6 games") == true)
 }
 
-@Test("the Python bot exits 1 with a message when it cannot connect")
+@Test("the Python bot exits 1 with a message when it cannot connect", Tools.needs("python3"))
 func pythonBotCannotConnect() async throws {
     let python = try Tools.external("python3")
     let script = Tools.clientsDirectory.appendingPathComponent("python/pairs_bot.py")

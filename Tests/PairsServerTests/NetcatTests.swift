@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import PairsRules
+import PairsTestSupport
 import PairsWire
 import Testing
 
@@ -14,10 +15,7 @@ private final class Netcat {
     private var buffered: [UInt8] = []
 
     init(port: Int) throws {
-        guard let nc = ["/usr/bin/nc", "/bin/nc", "/usr/local/bin/nc"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw TestTimeout(what: "netcat (install netcat-openbsd: .ci/run does)")
-        }
-        process.executableURL = URL(fileURLWithPath: nc)
+        process.executableURL = try Tools.external("nc")
         process.arguments = ["127.0.0.1", String(port)]
         process.standardInput = input
         process.standardOutput = output
@@ -63,7 +61,7 @@ private final class Netcat {
     }
 }
 
-@Test("two netcat sessions play a whole game with text commands against the real binary")
+@Test("two netcat sessions play a whole game with text commands against the real binary", Tools.needs("nc"))
 func netcatPlaysAGame() throws {
     let (server, port) = try PairsProcess.serve(["--pairs", "2", "--reveal-ms", "0", "--seed", "7"])
     defer { server.terminate() }

@@ -1,8 +1,13 @@
 import Foundation
+import Testing
 
 /// Finds the programs the end-to-end tests run: the `pairs` binary this build produced, and the
-/// external tools (python3, tmux) that CI installs.
+/// external tools (nc, python3, tmux) that CI installs.
 public enum Tools {
+    /// The environment variable under which a missing external tool fails its tests instead of skipping
+    /// them. `.ci/run` sets it, so CI runs every test it installed the tools for.
+    public static let requireToolsVariable = "PAIRS_REQUIRE_TOOLS"
+
     /// A program the tests need is missing: the test fails with this message rather than passing silently.
     public struct Missing: Error, CustomStringConvertible {
         public var description: String
@@ -42,11 +47,35 @@ public enum Tools {
 
     /// The full path of `name` on PATH, or a failure naming what to install.
     public static func external(_ name: String) throws -> URL {
+        guard let url = installed(name) else {
+            throw Missing(description: "\(name) is not installed (not on PATH); this test needs it (.ci/run installs it)")
+        }
+        return url
+    }
+
+    /// Skips a test that runs `names` (tools the Swift toolchain does not ship) on a machine without them,
+    /// saying which are missing; with `PAIRS_REQUIRE_TOOLS=1` the test runs anyway, and fails on the
+    /// first missing tool it looks up with `external`. The README promises that `swift test` passes on a
+    /// machine with only the toolchain, and CI must not pass by skipping.
+    public static func needs(_ names: String...) -> ConditionTrait {
+        let missing = names.filter { installed($0) == nil }
+        let verb = missing.count == 1 ? "is" : "are"
+        return .enabled(if: missing.isEmpty || isRequiringTools,
+                        Comment(rawValue: "\(missing.joined(separator: " and ")) \(verb) not installed (.ci/run installs it)"))
+    }
+
+    /// Whether `PAIRS_REQUIRE_TOOLS=1` asks for a missing tool to fail the test rather than skip it.
+    public static var isRequiringTools: Bool {
+        ProcessInfo.processInfo.environment[requireToolsVariable] == "1"
+    }
+
+    /// The executable called `name` in a directory on PATH, if there is one.
+    private static func installed(_ name: String) -> URL? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for directory in path.split(separator: ":") {
             let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
-        throw Missing(description: "\(name) is not installed (not on PATH); this test needs it")
+        return nil
     }
 }
