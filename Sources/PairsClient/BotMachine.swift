@@ -20,7 +20,7 @@ public struct BotMachine: Sendable {
     /// The bot's seat, once it has one.
     public private(set) var seat: Seat?
     /// The newest state seen.
-    public private(set) var latest: PublicState?
+    public private(set) var latest: WireState?
     /// Games finished so far.
     public private(set) var gamesPlayed = 0
     public private(set) var isFinished = false
@@ -100,7 +100,7 @@ public struct BotMachine: Sendable {
         }
     }
 
-    private mutating func observe(_ state: PublicState, causedBy id: RequestID?) -> [BotAction] {
+    private mutating func observe(_ state: WireState, causedBy id: RequestID?) -> [BotAction] {
         latest = state
         memory.observe(state)
         guard let seat else { return [] }
@@ -138,7 +138,7 @@ public struct BotMachine: Sendable {
         return actions
     }
 
-    private mutating func flip(in state: PublicState) -> [BotAction] {
+    private mutating func flip(in state: WireState) -> [BotAction] {
         guard let seat, state.phase == .playing, state.turn == seat, pendingFlip == nil else { return [] }
         guard let card = strategy.chooseCard(in: state, memory: memory, using: &generator) else { return [] }
         pendingFlip = (card, nil)

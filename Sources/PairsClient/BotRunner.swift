@@ -89,6 +89,8 @@ public final class BotRunner: @unchecked Sendable {
             feed(.message(message))
         case .unreadableLine(let reason):
             diagnostics("ignored a line from the server: \(reason)")
+        case .skippedUnknown(let part):
+            diagnostics("ignored parts of the server's messages it does not know (first: \(part))")
         case .connectionLost(let end):
             diagnostics("\(end); reconnecting")
             outbox.removeAll()

@@ -136,7 +136,13 @@ public final class ClientConnection: @unchecked Sendable {
                     case .line(let line):
                         guard line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else { return }
                         do throws(ServerMessageError) {
-                            events.append(.message(try ServerMessageDecoder.decode(line: line)))
+                            switch try ServerMessageDecoder.decodeNotingUnknown(line: line) {
+                            case .message(let message, let unknown):
+                                if let unknown { events.append(.skippedUnknown(unknown)) }
+                                events.append(.message(message))
+                            case .unknownType(let type):
+                                events.append(.skippedUnknown(.messageType(type)))
+                            }
                         } catch {
                             events.append(.unreadableLine(error))
                         }

@@ -52,6 +52,8 @@ public final class ClientSession: @unchecked Sendable {
     private var recovery: (since: Moment, attempts: Int, lastError: String)?
     /// The room to watch again after a reconnect, when watching rather than seated.
     private var watchedRoom: String?
+    /// Whether `skippedUnknown` was reported: it is said once per session.
+    private var hasReportedUnknown = false
 
     public init(endpoint: ServerEndpoint, name: String?, queue: DispatchQueue,
                 reconnectPolicy: ReconnectPolicy = ReconnectPolicy()) {
@@ -149,6 +151,10 @@ public final class ClientSession: @unchecked Sendable {
         switch event {
         case .message(let message):
             handle(message)
+        case .skippedUnknown(let part):
+            guard !hasReportedUnknown else { return }
+            hasReportedUnknown = true
+            emit(.skippedUnknown(part))
         case .unreadableLine(let error):
             emit(.unreadableLine(reason: error.description))
         case .lineTooLong:

@@ -4,6 +4,9 @@ import PairsWire
 public enum ConnectionEvent: Sendable, Hashable {
     /// A message from the server.
     case message(ServerMessage)
+    /// A line held something this client does not know (a field, an event kind, a whole message of a new
+    /// type) and it was skipped, as protocol.md asks. Reported before the line's message, if it had one.
+    case skippedUnknown(UnknownPart)
     /// A line that is not a message this client can read (a newer server, or a broken one). The connection
     /// goes on: one odd line is no reason to drop a game.
     case unreadableLine(ServerMessageError)

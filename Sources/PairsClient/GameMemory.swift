@@ -1,4 +1,5 @@
 import PairsRules
+import PairsWire
 
 /// Every face a player has seen on the board of the current game, by card number.
 ///
@@ -13,7 +14,7 @@ public struct GameMemory: Sendable, Hashable {
     public init() {}
 
     /// Remembers the faces showing in `state`, first forgetting everything if it is of another game.
-    public mutating func observe(_ state: PublicState) {
+    public mutating func observe(_ state: WireState) {
         if state.game != game {
             game = state.game
             faces = [:]

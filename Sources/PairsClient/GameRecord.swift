@@ -1,4 +1,5 @@
 import PairsRules
+import PairsWire
 
 /// One finished game, as a player saw it: the line `pairs bot` prints for it.
 public struct GameRecord: Sendable, Hashable, CustomStringConvertible {
@@ -32,7 +33,7 @@ public struct GameRecord: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The record of the game that ended in `state`, from `seat`'s side; nil unless the game is over.
-    public init?(number: Int, state: PublicState, seat: Seat) {
+    public init?(number: Int, state: WireState, seat: Seat) {
         guard state.phase == .over, let outcome = state.outcome else { return nil }
         let me = state.players[seat.index]
         let opponent = state.players[seat.opponent.index]
@@ -42,7 +43,8 @@ public struct GameRecord: Sendable, Hashable, CustomStringConvertible {
             case .win(let winner): winner == seat ? .won : .lost
             }
         var forfeitedBy: String?
-        if case .forfeit(let loser) = state.event {
+        // A server may leave out who forfeited; whoever it was lost.
+        if state.event.kind == .forfeit, let loser = state.event.seat ?? outcome.winner?.opponent {
             forfeitedBy = state.players[loser.index]?.name ?? "seat \(loser.index + 1)"
         }
         self.init(number: number, game: state.game, name: me?.name ?? "seat \(seat.index + 1)", score: me?.score ?? 0,

@@ -1,4 +1,5 @@
 import PairsRules
+import PairsWire
 
 /// Plays as a player with perfect recall: takes a pair whenever it knows one, and otherwise explores.
 ///
@@ -11,7 +12,7 @@ public struct MemoryStrategy: Strategy {
     public init() {}
 
     public func chooseCard<Generator: RandomNumberGenerator>(
-        in state: PublicState, memory: GameMemory, using generator: inout Generator
+        in state: WireState, memory: GameMemory, using generator: inout Generator
     ) -> Int? {
         let faceDown = state.faceDownCards
         guard !faceDown.isEmpty else { return nil }

@@ -1,4 +1,5 @@
 import PairsRules
+import PairsWire
 
 /// Tells what happened in a game in words, as a person at the table would say it: "bob flipped 7: cat",
 /// "no match", "ann found a pair".
@@ -15,56 +16,78 @@ public struct Narrator: Sendable {
 
     /// The lines that describe how `state` came about, given the state before it (for the name of a player
     /// who has just left). `room` names the room in the first line a player sees.
-    public func describe(_ state: PublicState, previous: PublicState?, room: String) -> [String] {
+    ///
+    /// Only the event's kind is certain: protocol.md lets a server leave out its seat and cards, so what it
+    /// leaves out is read from the state where the state shows it (whose turn it is, the cards face up, who
+    /// took a pair), and otherwise left unsaid. A kind this client does not know is not told at all.
+    public func describe(_ state: WireState, previous: WireState?, room: String) -> [String] {
         let event = state.event
-        func who(_ seat: Seat) -> Subject { subject(seat, in: state, previous: previous) }
+        func who(_ seat: Seat?) -> Subject {
+            seat.map { subject($0, in: state, previous: previous) } ?? Subject(name: "a player", isReader: false)
+        }
         func face(_ card: Int) -> String { Self.face(of: card, in: state) ?? "?" }
-        switch event {
-        case .join(let seat):
-            if seat == me { return ["you joined room \(room) as player \(seat.index + 1)"] }
-            return ["\(who(seat).name) joined"]
-        case .start(let turn):
-            return ["game \(state.game) started: \(who(turn).says("go", "goes")) first"]
-        case .flip(let seat, let card):
-            return ["\(who(seat).name) flipped \(card): \(face(card))"]
-        case .match(let seat, let cards):
-            return ["\(who(seat).name) flipped \(cards.second): \(face(cards.second))",
-                    "\(who(seat).name) found a pair (\(face(cards.second)))"]
-        case .mismatch(let seat, let cards):
-            return ["\(who(seat).name) flipped \(cards.second): \(face(cards.second))",
-                    "no match (\(face(cards.first)) and \(face(cards.second)))"]
-        case .hide(let cards):
+        /// "bob flipped 7: cat", when the card is known.
+        func flipped(_ seat: Seat?, _ card: Int?) -> [String] {
+            card.map { ["\(who(seat).name) flipped \($0): \(face($0))"] } ?? []
+        }
+        let second = event.card ?? event.cards?.second
+        switch event.kind {
+        case .join:
+            if let seat = event.seat, seat == me { return ["you joined room \(room) as player \(seat.index + 1)"] }
+            return ["\(who(event.seat).name) joined"]
+        case .start:
+            guard let first = event.seat ?? state.turn else { return ["game \(state.game) started"] }
+            return ["game \(state.game) started: \(who(first).says("go", "goes")) first"]
+        case .flip:
+            let seat = event.seat ?? state.turn
+            let card = event.card ?? state.cardUp?.card
+            return card == nil ? ["\(who(seat).name) flipped a card"] : flipped(seat, card)
+        case .match:
+            let seat = event.seat ?? second.flatMap { Self.taker(of: $0, in: state) }
+            return flipped(seat, second) + ["\(who(seat).name) found a pair\(second.map { " (\(face($0)))" } ?? "")"]
+        case .mismatch:
+            // During the reveal the turn is still the flipper's, and the two cards are the ones face up.
+            let seat = event.seat ?? state.turn
+            let faces = (event.cards.map { [$0.first, $0.second] } ?? Self.cardsUp(in: state)).map(face)
+            let what = faces.count == 2 ? " (\(faces[0]) and \(faces[1]))" : ""
+            return flipped(seat, second) + ["no match\(what)"]
+        case .hide:
+            guard let cards = event.cards else { return ["the cards turned back"] }
             return ["cards \(cards.first) and \(cards.second) turned back"]
-        case .timeout(let seat, let hidden):
-            let rest = hidden.map { "; card \($0) turned back" } ?? ""
-            return ["\(who(seat).name) ran out of time\(rest)"]
-        case .over(let seat, let cards):
-            return ["\(who(seat).name) flipped \(cards.second): \(face(cards.second))",
-                    "\(who(seat).name) found the last pair (\(face(cards.second)))",
-                    result(of: state)]
-        case .forfeit(let seat):
+        case .timeout:
+            let rest = event.card.map { "; card \($0) turned back" } ?? ""
+            return ["\(who(event.seat ?? previous?.turn).name) ran out of time\(rest)"]
+        case .over:
+            let seat = event.seat ?? second.flatMap { Self.taker(of: $0, in: state) }
+            return flipped(seat, second)
+                + ["\(who(seat).name) found the last pair\(second.map { " (\(face($0)))" } ?? "")", result(of: state)]
+        case .forfeit:
+            // Whoever forfeits loses, so the loser is the winner's opponent.
+            let seat = event.seat ?? state.outcome?.winner?.opponent
             return ["\(who(seat).name) forfeited the game", result(of: state)]
-        case .leave(let seat):
-            return ["\(who(seat).name) left"]
-        case .disconnect(let seat):
-            return ["\(who(seat).says("lose", "lost")) the connection; the seat is kept for a while"]
-        case .reconnect(let seat):
-            return ["\(who(seat).says("are", "is")) back"]
-        case .rematch(let seat):
-            if seat == me { return ["you asked for a rematch"] }
-            return ["\(who(seat).name) wants a rematch"]
+        case .leave:
+            return ["\(who(event.seat).name) left"]
+        case .disconnect:
+            return ["\(who(event.seat).says("lose", "lost")) the connection; the seat is kept for a while"]
+        case .reconnect:
+            return ["\(who(event.seat).says("are", "is")) back"]
+        case .rematch:
+            if event.seat == me, me != nil { return ["you asked for a rematch"] }
+            return ["\(who(event.seat).name) wants a rematch"]
+        case .unknown:
+            return []
         }
     }
 
     /// "game over: you win 5 to 3", "game over: ann wins by forfeit, 0 to 1", or "game over: a draw, 4 to 4".
-    public func result(of state: PublicState) -> String {
+    public func result(of state: WireState) -> String {
         let scores = state.players.map { $0?.score ?? 0 }
         switch state.outcome {
         case .win(let winner)?:
             let loser = winner.opponent
             // A forfeit can hand the game to the player behind on points, and the score alone would
             // read as a mistake.
-            let how = if case .forfeit = state.event { " by forfeit," } else { "" }
+            let how = state.event.kind == .forfeit ? " by forfeit," : ""
             return "game over: \(subject(winner, in: state, previous: nil).says("win", "wins"))\(how) \(scores[winner.index]) to \(scores[loser.index])"
         case .draw?:
             return "game over: a draw, \(scores[0]) to \(scores[1])"
@@ -74,25 +97,25 @@ public struct Narrator: Sendable {
     }
 
     /// "your turn" or "ann's turn".
-    public func turn(of seat: Seat, in state: PublicState) -> String {
+    public func turn(of seat: Seat, in state: WireState) -> String {
         seat == me ? "your turn" : "\(Self.name(of: seat, in: state, previous: nil))'s turn"
     }
 
     /// "series: ann 2, bob 1, draws 0".
-    public static func series(of state: PublicState) -> String {
+    public static func series(of state: WireState) -> String {
         let names = Seat.allCases.map { name(of: $0, in: state, previous: nil) }
         return "series: \(names[0]) \(state.series.wins[0]), \(names[1]) \(state.series.wins[1]), draws \(state.series.draws)"
     }
 
     /// The player's name in `state`, or in `previous` if the seat has just been vacated, or "player N".
-    public static func name(of seat: Seat, in state: PublicState, previous: PublicState?) -> String {
+    public static func name(of seat: Seat, in state: WireState, previous: WireState?) -> String {
         if let player = state.players[seat.index] { return player.name }
         if let player = previous?.players[seat.index] { return player.name }
         return "player \(seat.index + 1)"
     }
 
     /// The face of `card` if the state shows it.
-    public static func face(of card: Int, in state: PublicState) -> String? {
+    public static func face(of card: Int, in state: WireState) -> String? {
         guard state.cards.indices.contains(card) else { return nil }
         switch state.cards[card] {
         case .up(let face), .matched(let face, _): return face
@@ -100,7 +123,18 @@ public struct Narrator: Sendable {
         }
     }
 
-    private func subject(_ seat: Seat, in state: PublicState, previous: PublicState?) -> Subject {
+    /// The seat that took `card`, if the state shows it matched.
+    static func taker(of card: Int, in state: WireState) -> Seat? {
+        guard state.cards.indices.contains(card), case .matched(_, let seat) = state.cards[card] else { return nil }
+        return seat
+    }
+
+    /// The cards face up (and not matched), in board order.
+    static func cardsUp(in state: WireState) -> [Int] {
+        state.cards.indices.filter { if case .up = state.cards[$0] { true } else { false } }
+    }
+
+    private func subject(_ seat: Seat, in state: WireState, previous: WireState?) -> Subject {
         seat == me ? Subject(name: "you", isReader: true)
             : Subject(name: Self.name(of: seat, in: state, previous: previous), isReader: false)
     }

@@ -1,4 +1,5 @@
 import PairsRules
+import PairsWire
 
 /// What `pairs play` prints when its output is not a terminal: one line per thing that happened, no
 /// escapes, no redrawing, so a script can read it line by line (`pairs play --watch kitchen | grep pair`).
@@ -19,7 +20,7 @@ public enum PlainTranscript {
     }
 
     /// The board on one line.
-    public static func board(_ state: PublicState) -> String {
+    public static func board(_ state: WireState) -> String {
         let cells = state.cards.enumerated().map { index, card in
             switch card {
             case .down: "\(index)"

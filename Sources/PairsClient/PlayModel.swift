@@ -33,7 +33,7 @@ public struct PlayModel: Sendable {
     /// The player's seat; nil in the lobby or when watching.
     public private(set) var seat: Seat?
     public private(set) var isWatching = false
-    public private(set) var state: PublicState?
+    public private(set) var state: WireState?
     public private(set) var spectators = 0
     /// When `state` arrived, by the client's clock, so its turn clock can be counted down locally.
     public private(set) var stateArrivedAt: Moment?
@@ -76,6 +76,9 @@ public struct PlayModel: Sendable {
             return apply(message, at: now)
         case .unreadableLine(let reason):
             return record([TranscriptLine(.error, "could not read a message from the server (\(reason))")])
+        case .skippedUnknown(let part):
+            // Said in the transcript rather than on standard error, which would scribble over the screen.
+            return record([TranscriptLine(.connection, "ignored parts of the server's messages this client does not know (first: \(part))")])
         case .connectionLost(let end):
             link = .reconnecting(attempt: 0)
             return record([TranscriptLine(.connection, "connection lost: \(end); reconnecting")])
@@ -142,22 +145,23 @@ public struct PlayModel: Sendable {
         spectators = message.spectators
         stateArrivedAt = now
         var lines = narrator.describe(next, previous: previous, room: message.room).map { TranscriptLine(.event, $0) }
-        if next.phase == .playing, let turn = next.turn, Self.startsTurn(next.event) {
+        if next.phase == .playing, let turn = next.turn, Self.startsTurn(next.event.kind) {
             lines.append(TranscriptLine(.turn, narrator.turn(of: turn, in: next)))
         }
         if next.phase == .over, previous?.phase != .over {
             lines.append(TranscriptLine(.event, Narrator.series(of: next)))
             if seat != nil { lines.append(TranscriptLine(.notice, "type /rematch to play again, /leave or /quit")) }
         }
-        if case .leave(let who) = next.event, who != seat, seat != nil {
+        // The opponent's seat is empty after a leave: whoever left, the player now waits for someone new.
+        if next.event.kind == .leave, let seat, next.players[seat.opponent.index] == nil {
             lines.append(TranscriptLine(.notice, "waiting for a new opponent to join room \(message.room)"))
         }
         return lines
     }
 
-    /// Whether a turn begins with this event, so whose turn it is is worth saying.
-    private static func startsTurn(_ event: GameEvent) -> Bool {
-        switch event {
+    /// Whether a turn begins with an event of this kind, so whose turn it is is worth saying.
+    private static func startsTurn(_ kind: EventKind) -> Bool {
+        switch kind {
         case .start, .match, .hide, .timeout, .reconnect: true
         default: false
         }

@@ -1,4 +1,5 @@
 import PairsRules
+import PairsWire
 
 /// Draws the `pairs play` screen from a `PlayModel`: a pure function from the model, the time and the
 /// terminal's size to the lines to show, so it can be tested without a terminal.
@@ -105,7 +106,7 @@ public struct ScreenRenderer: Sendable {
         }
     }
 
-    private func players(_ state: PublicState, model: PlayModel) -> String {
+    private func players(_ state: WireState, model: PlayModel) -> String {
         var parts: [String] = []
         for seat in Seat.allCases {
             guard let player = state.players[seat.index] else {
@@ -123,7 +124,7 @@ public struct ScreenRenderer: Sendable {
         return parts.joined(separator: "    ")
     }
 
-    private func status(_ state: PublicState, model: PlayModel, now: Moment) -> String {
+    private func status(_ state: WireState, model: PlayModel, now: Moment) -> String {
         let narrator = Narrator(me: model.seat)
         switch state.phase {
         case .waiting:
@@ -152,7 +153,7 @@ public struct ScreenRenderer: Sendable {
     }
 
     /// The board, one line per row. Every card shows its number; the rest of the cell shows what is known.
-    func board(_ state: PublicState) -> [String] {
+    func board(_ state: WireState) -> [String] {
         let labelWidth = String(max(0, state.cards.count - 1)).count
         var lines: [String] = []
         for row in 0..<state.layout.rows {

@@ -9,6 +9,10 @@ public enum SessionEvent: Sendable, Hashable {
     case message(ServerMessage)
     /// A line from the server that this client cannot read; the session carries on.
     case unreadableLine(reason: String)
+    /// The server sent something this client does not know (a newer protocol's field, event kind or
+    /// message type), and it was skipped. Reported once per session, for the first such thing: a newer
+    /// server sends it with every state, and saying so every time would drown everything else.
+    case skippedUnknown(UnknownPart)
     /// The connection dropped without a goodbye; the session is about to try to get back in.
     case connectionLost(ConnectionEnd)
     /// Attempt number `attempt` to reconnect starts in `delayMilliseconds`.

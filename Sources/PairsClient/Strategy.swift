@@ -1,4 +1,5 @@
 import PairsRules
+import PairsWire
 
 /// How a bot picks the card to flip.
 ///
@@ -6,10 +7,10 @@ import PairsRules
 /// playing game, and answers with a face-down card of `state`, or nil when there is none.
 public protocol Strategy: Sendable {
     func chooseCard<Generator: RandomNumberGenerator>(
-        in state: PublicState, memory: GameMemory, using generator: inout Generator) -> Int?
+        in state: WireState, memory: GameMemory, using generator: inout Generator) -> Int?
 }
 
-extension PublicState {
+extension WireState {
     /// The face-down cards: the ones a flip may turn.
     public var faceDownCards: [Int] {
         cards.indices.filter { cards[$0] == .down }

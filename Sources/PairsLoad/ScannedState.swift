@@ -36,11 +36,6 @@ public struct ScannedState: Sendable, Hashable {
     public var eventID: RequestID?
 
     public init() {}
-
-    /// The event kinds of protocol.md, by their wire names.
-    public enum EventKind: String, Sendable, Hashable, CaseIterable {
-        case join, start, flip, match, mismatch, hide, timeout, over, forfeit, leave, disconnect, reconnect, rematch
-    }
 }
 
 extension ScannedState {
@@ -52,8 +47,7 @@ extension ScannedState {
         phase = state.phase
         turn = state.turn
         eventID = message.id
-        guard let kind = EventKind(rawValue: state.event.kind) else { return false }
-        eventKind = kind
+        eventKind = state.event.kind
         cards.removeAll(keepingCapacity: true)
         for card in state.cards {
             switch card {

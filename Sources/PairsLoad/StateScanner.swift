@@ -138,7 +138,7 @@ public struct StateScanner: Sendable {
         repeat {
             guard let key = cursor.rawString(), cursor.consume(ASCII.colon) else { return false }
             if key.count == 4, key.equals("kind") {
-                guard let value = cursor.rawString(), let kind = Self.eventKind(value) else { return false }
+                guard let value = cursor.rawString(), let kind = EventKind(knownWireName: value.bytes) else { return false }
                 state.eventKind = kind
                 sawKind = true
             } else if key.count == 2, key.equals("id") {
@@ -162,26 +162,6 @@ public struct StateScanner: Sendable {
         case 7 where text.equals("playing"): .playing
         case 6 where text.equals("reveal"): .reveal
         case 4 where text.equals("over"): .over
-        default: nil
-        }
-    }
-
-    private static func eventKind(_ text: RawText) -> ScannedState.EventKind? {
-        // Flips are most of the traffic: test the frequent kinds first.
-        switch text.count {
-        case 4 where text.equals("flip"): .flip
-        case 5 where text.equals("match"): .match
-        case 8 where text.equals("mismatch"): .mismatch
-        case 4 where text.equals("hide"): .hide
-        case 5 where text.equals("start"): .start
-        case 4 where text.equals("over"): .over
-        case 7 where text.equals("rematch"): .rematch
-        case 4 where text.equals("join"): .join
-        case 7 where text.equals("timeout"): .timeout
-        case 7 where text.equals("forfeit"): .forfeit
-        case 5 where text.equals("leave"): .leave
-        case 10 where text.equals("disconnect"): .disconnect
-        case 9 where text.equals("reconnect"): .reconnect
         default: nil
         }
     }

@@ -27,25 +27,6 @@ public enum GameEvent: Sendable, Hashable {
     /// The seat asked for a rematch; a new game starts when both have asked.
     case rematch(Seat)
 
-    /// The wire name of the event kind.
-    public var kind: String {
-        switch self {
-        case .join: "join"
-        case .start: "start"
-        case .flip: "flip"
-        case .match: "match"
-        case .mismatch: "mismatch"
-        case .hide: "hide"
-        case .timeout: "timeout"
-        case .over: "over"
-        case .forfeit: "forfeit"
-        case .leave: "leave"
-        case .disconnect: "disconnect"
-        case .reconnect: "reconnect"
-        case .rematch: "rematch"
-        }
-    }
-
     /// The seat the event is about, if it is about one.
     public var seat: Seat? {
         switch self {

@@ -61,9 +61,13 @@ public struct SeriesTally: Sendable, Hashable {
     }
 }
 
-/// The state of a match that may leave the server: identical for both players and every spectator, so it
-/// can be encoded once and the same bytes sent to all of them.
-public struct PublicState: Sendable, Hashable {
+/// What everyone may see of a match after one change, with the change described as `Event`: the same for
+/// both players and every spectator, so it can be encoded once and the same bytes sent to all of them.
+///
+/// The rules describe the change as a `GameEvent` (`PublicState`); a client reads it from the wire as an
+/// event that may lack what another server leaves out (PairsWire's `StateEvent`). The board around the
+/// change is the same either way.
+public struct StateSnapshot<Event: Sendable & Hashable>: Sendable, Hashable {
     /// Games started in this room so far (0 before the first one starts).
     public var game: Int
     /// Increases by one with every accepted change, across games.
@@ -82,11 +86,11 @@ public struct PublicState: Sendable, Hashable {
     public var outcome: Outcome?
     public var series: SeriesTally
     /// The change that produced this state.
-    public var event: GameEvent
+    public var event: Event
 
     public init(
         game: Int, seq: Int, phase: Phase, layout: BoardLayout, cards: [CardView], players: [PlayerView?],
-        turn: Seat?, turnMillisecondsLeft: Int?, outcome: Outcome?, series: SeriesTally, event: GameEvent
+        turn: Seat?, turnMillisecondsLeft: Int?, outcome: Outcome?, series: SeriesTally, event: Event
     ) {
         self.game = game
         self.seq = seq
@@ -100,4 +104,14 @@ public struct PublicState: Sendable, Hashable {
         self.series = series
         self.event = event
     }
+
+    /// The same state with its change described as `event`.
+    public func describing<Other>(_ event: Other) -> StateSnapshot<Other> {
+        StateSnapshot<Other>(
+            game: game, seq: seq, phase: phase, layout: layout, cards: cards, players: players, turn: turn,
+            turnMillisecondsLeft: turnMillisecondsLeft, outcome: outcome, series: series, event: event)
+    }
 }
+
+/// The state of a match that may leave the server, with the rules' own account of the change.
+public typealias PublicState = StateSnapshot<GameEvent>

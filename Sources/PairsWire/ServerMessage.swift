@@ -70,14 +70,19 @@ public struct Joined: Sendable, Hashable {
 public struct StateMessage: Sendable, Hashable {
     public var room: String
     public var spectators: Int
-    public var state: PublicState
+    public var state: WireState
     public var id: RequestID?
 
-    public init(room: String, spectators: Int, state: PublicState, id: RequestID? = nil) {
+    public init(room: String, spectators: Int, state: WireState, id: RequestID? = nil) {
         self.room = room
         self.spectators = spectators
         self.state = state
         self.id = id
+    }
+
+    /// The message of a state the rules made.
+    public init(room: String, spectators: Int, state: PublicState, id: RequestID? = nil) {
+        self.init(room: room, spectators: spectators, state: WireState(state), id: id)
     }
 }
 

@@ -2,11 +2,31 @@ import PairsRules
 
 /// Reads server messages back from their JSON lines, for clients written in Swift.
 ///
-/// Unknown fields are ignored, so a client keeps working when a newer server adds some; a missing or
-/// mistyped field that the message needs is an error naming the field.
+/// It reads what protocol.md promises and no more, so a client works with any server that follows it, not
+/// only this one: fields protocol.md marks optional may be missing (an event may be just its `kind`), and
+/// whatever a later version may add (fields, event kinds, message types) is skipped. A missing or mistyped
+/// field that a message needs is an error naming the field.
 public enum ServerMessageDecoder {
-    /// Decodes one line (without its newline).
+    /// A line as a client reads it.
+    public enum DecodedLine: Sendable, Hashable {
+        /// A message, and the first thing in its line that this version does not know and skipped, if any.
+        case message(ServerMessage, firstUnknown: UnknownPart?)
+        /// A message of a type this version does not know, skipped whole.
+        case unknownType(String)
+    }
+
+    /// Decodes one line (without its newline). Unknown fields and event kinds are skipped silently; a message
+    /// of an unknown type is `ServerMessageError.unknownType`.
     public static func decode(line: some Collection<UInt8>) throws(ServerMessageError) -> ServerMessage {
+        switch try decodeNotingUnknown(line: line) {
+        case .message(let message, _): message
+        case .unknownType(let type): throw .unknownType(type)
+        }
+    }
+
+    /// Decodes one line (without its newline), and says what in it this version did not know, so a client
+    /// can tell its user once that the server speaks a newer protocol than it does.
+    public static func decodeNotingUnknown(line: some Collection<UInt8>) throws(ServerMessageError) -> DecodedLine {
         let value: JSONValue
         do {
             value = try JSONParser.parse(Array(line))
@@ -14,40 +34,44 @@ public enum ServerMessageDecoder {
             throw .badJSON(error)
         }
         guard let object = value.objectValue else { throw .notAnObject }
-        let reader = Reader(object: object)
+        var reader = Reader(object: object, path: "")
         let type = try reader.string("type")
+        reader.path = type
+        var unknown: UnknownPart?
+        let message: ServerMessage
         switch type {
         case "welcome":
-            return .welcome(Welcome(
+            message = .welcome(Welcome(
                 protocolVersion: try reader.integer("protocol"), server: try reader.string("server"),
                 session: try reader.string("session"), hint: try reader.string("hint"),
-                name: try reader.optionalString("name"), id: reader.id))
+                name: try reader.optionalString("name"), id: reader.id()))
         case "joined":
-            return .joined(Joined(room: try reader.string("room"), seat: try reader.optionalSeat("seat"),
-                                  token: try reader.optionalString("token"), id: reader.id))
+            message = .joined(Joined(room: try reader.string("room"), seat: try reader.optionalSeat("seat"),
+                                     token: try reader.optionalString("token"), id: reader.id()))
         case "state":
-            return .state(try state(reader))
+            message = .state(try state(&reader, unknown: &unknown))
         case "error":
             let raw = try reader.string("code")
             guard let code = ErrorCode(rawValue: raw) else { throw .badField("code") }
-            return .error(RequestError(code, try reader.string("message"), id: reader.id))
+            message = .error(RequestError(code, try reader.string("message"), id: reader.id()))
         case "chat":
-            return .chat(ChatMessage(room: try reader.string("room"), from: try reader.string("from"),
-                                     seat: try reader.optionalSeat("seat"), text: try reader.string("text"),
-                                     id: reader.id))
+            message = .chat(ChatMessage(room: try reader.string("room"), from: try reader.string("from"),
+                                        seat: try reader.optionalSeat("seat"), text: try reader.string("text"),
+                                        id: reader.id()))
         case "rooms":
             var rooms: [RoomSummary] = []
             for entry in try reader.array("rooms") {
                 guard let room = entry.objectValue else { throw .badField("rooms") }
-                let summary = Reader(object: room)
+                var summary = Reader(object: room, path: "rooms.rooms[]")
                 rooms.append(RoomSummary(
                     name: try summary.string("room"), phase: try summary.phase("phase"),
                     players: try summary.array("players").map { $0.stringValue },
                     spectators: try summary.integer("spectators"), pairs: try summary.integer("pairs")))
+                summary.noteUnknownField(in: &unknown)
             }
-            return .rooms(RoomList(rooms: rooms, total: try reader.integer("total"), id: reader.id))
+            message = .rooms(RoomList(rooms: rooms, total: try reader.integer("total"), id: reader.id()))
         case "pong":
-            return .pong(id: reader.id)
+            message = .pong(id: reader.id())
         case "stats":
             var stats = ServerStatistics()
             stats.connections = try reader.integer("connections")
@@ -60,86 +84,87 @@ public enum ServerMessageDecoder {
             stats.bytesIn = try reader.integer("bytes_in")
             stats.bytesOut = try reader.integer("bytes_out")
             stats.uptimeSeconds = try reader.integer("uptime_s")
-            stats.id = reader.id
-            return .stats(stats)
+            stats.id = reader.id()
+            message = .stats(stats)
         case "left":
-            return .left(room: try reader.string("room"), id: reader.id)
+            message = .left(room: try reader.string("room"), id: reader.id())
         case "help":
             let lines = try reader.array("commands").compactMap(\.stringValue)
-            return .help(lines: lines, id: reader.id)
+            message = .help(lines: lines, id: reader.id())
         case "bye":
             guard let reason = ByeReason(rawValue: try reader.string("reason")) else { throw .badField("reason") }
-            return .bye(reason)
+            message = .bye(reason)
         default:
-            throw .unknownType(type)
+            return .unknownType(type)
         }
+        reader.noteUnknownField(in: &unknown)
+        return .message(message, firstUnknown: unknown)
     }
 
-    private static func state(_ reader: Reader) throws(ServerMessageError) -> StateMessage {
+    private static func state(_ reader: inout Reader, unknown: inout UnknownPart?) throws(ServerMessageError) -> StateMessage {
         let phase = try reader.phase("phase")
         let layout = BoardLayout(rows: try reader.integer("rows"), columns: try reader.integer("cols"))
         var cards: [CardView] = []
         for entry in try reader.array("cards") {
             guard let object = entry.objectValue else { throw .badField("cards") }
-            let card = Reader(object: object)
+            var card = Reader(object: object, path: "state.cards[]")
             switch try card.string("state") {
             case "down": cards.append(.down)
             case "up": cards.append(.up(face: try card.string("face")))
             case "matched": cards.append(.matched(face: try card.string("face"), by: try card.seat("by")))
             default: throw .badField("cards")
             }
+            card.noteUnknownField(in: &unknown)
         }
+        // Clients index the cards by row and column: a layout that does not cover them exactly is no board.
+        let (cardCount, overflow) = layout.rows.multipliedReportingOverflow(by: layout.columns)
+        guard layout.rows >= 0, layout.columns >= 0, !overflow, cardCount == cards.count else { throw .badField("rows") }
         var players: [PlayerView?] = []
         for entry in try reader.array("players") {
             guard let object = entry.objectValue else { players.append(nil); continue }
-            let player = Reader(object: object)
+            var player = Reader(object: object, path: "state.players[]")
             players.append(PlayerView(name: try player.string("name"), score: try player.integer("score"),
                                       connected: try player.bool("connected")))
+            player.noteUnknownField(in: &unknown)
         }
+        // Clients index the players by seat.
+        guard players.count == Seat.allCases.count else { throw .badField("players") }
         let winner = try reader.optionalSeat("winner")
         var series = SeriesTally()
-        if let object = reader.object["series"]?.objectValue {
-            let tally = Reader(object: object)
+        if let object = reader.value("series")?.objectValue {
+            var tally = Reader(object: object, path: "state.series")
             let wins = try tally.array("wins").compactMap(\.integerValue).map(Int.init)
             guard wins.count == 2 else { throw .badField("series") }
             series = SeriesTally(wins: wins, draws: try tally.integer("draws"))
+            tally.noteUnknownField(in: &unknown)
         }
-        guard let eventObject = reader.object["event"]?.objectValue else { throw .missingField("event") }
-        let eventReader = Reader(object: eventObject)
-        let state = PublicState(
+        guard let eventObject = reader.value("event")?.objectValue else { throw .missingField("event") }
+        var eventReader = Reader(object: eventObject, path: "state.event")
+        let event = try event(&eventReader, unknown: &unknown)
+        let state = WireState(
             game: try reader.integer("game"), seq: try reader.integer("seq"), phase: phase, layout: layout,
             cards: cards, players: players, turn: try reader.optionalSeat("turn"),
             turnMillisecondsLeft: try reader.optionalInteger("turn_ms_left"),
             outcome: phase == .over ? (winner.map(Outcome.win) ?? .draw) : nil,
-            series: series, event: try event(eventReader))
+            series: series, event: event)
+        let id = eventReader.id()
+        eventReader.noteUnknownField(in: &unknown)
         return StateMessage(room: try reader.string("room"), spectators: try reader.integer("spectators"),
-                            state: state, id: eventReader.id)
+                            state: state, id: id)
     }
 
-    private static func event(_ reader: Reader) throws(ServerMessageError) -> GameEvent {
-        let kind = try reader.string("kind")
-        func seat() throws(ServerMessageError) -> Seat { try reader.seat("seat") }
-        func cards() throws(ServerMessageError) -> CardPair {
-            let values = try reader.array("cards").compactMap(\.integerValue)
-            guard values.count == 2 else { throw .badField("cards") }
-            return CardPair(Int(values[0]), Int(values[1]))
+    /// protocol.md's `{kind, seat?, card?, cards?, id?}`: only the kind is certain.
+    private static func event(_ reader: inout Reader, unknown: inout UnknownPart?) throws(ServerMessageError) -> StateEvent {
+        let kind = EventKind(wireName: try reader.string("kind"))
+        if case .unknown(let name) = kind, unknown == nil { unknown = .eventKind(name) }
+        var cards: CardPair?
+        if let value = reader.value("cards"), !value.isNull {
+            guard let array = value.arrayValue, array.count == 2,
+                  let first = array[0].integerValue, let second = array[1].integerValue else { throw .badField("cards") }
+            cards = CardPair(Int(first), Int(second))
         }
-        switch kind {
-        case "join": return .join(try seat())
-        case "start": return .start(turn: try seat())
-        case "flip": return .flip(try seat(), card: try reader.integer("card"))
-        case "match": return .match(try seat(), cards: try cards())
-        case "mismatch": return .mismatch(try seat(), cards: try cards())
-        case "hide": return .hide(cards: try cards())
-        case "timeout": return .timeout(try seat(), hidden: try reader.optionalInteger("card"))
-        case "over": return .over(try seat(), cards: try cards())
-        case "forfeit": return .forfeit(try seat())
-        case "leave": return .leave(try seat())
-        case "disconnect": return .disconnect(try seat())
-        case "reconnect": return .reconnect(try seat())
-        case "rematch": return .rematch(try seat())
-        default: throw .badField("event.kind")
-        }
+        return StateEvent(kind: kind, seat: try reader.optionalSeat("seat"), card: try reader.optionalInteger("card"),
+                          cards: cards)
     }
 }
 
@@ -162,66 +187,97 @@ public enum ServerMessageError: Error, Sendable, Hashable, CustomStringConvertib
     }
 }
 
-/// Typed reads of an object's fields that name the field when they fail.
+/// Typed reads of an object's fields that name the field when they fail, and remember which fields were
+/// read so the ones nobody asked for can be reported as unknown.
 private struct Reader {
-    let object: JSONObject
+    /// Members tracked for being read: a protocol object has at most a few dozen. Any past this many count
+    /// as unknown.
+    static let trackedMembers = 64
 
-    var id: RequestID? {
-        switch object["id"] {
+    let object: JSONObject
+    /// Where the object is in its message (`state.event`), to name its unknown fields.
+    var path: String
+    /// Bit i is set once member i has been read.
+    private var read: UInt64 = 0
+
+    init(object: JSONObject, path: String) {
+        self.object = object
+        self.path = path
+    }
+
+    /// The value of `key`, marking it read.
+    mutating func value(_ key: String) -> JSONValue? {
+        guard let index = object.members.firstIndex(where: { $0.key == key }) else { return nil }
+        if index < Self.trackedMembers { read |= 1 << UInt64(index) }
+        return object.members[index].value
+    }
+
+    /// Records the first member nobody read as `unknown`, unless something was recorded already.
+    func noteUnknownField(in unknown: inout UnknownPart?) {
+        guard unknown == nil else { return }
+        for (index, member) in object.members.enumerated()
+        where index >= Self.trackedMembers || read & (1 << UInt64(index)) == 0 {
+            unknown = .field(path.isEmpty ? member.key : "\(path).\(member.key)")
+            return
+        }
+    }
+
+    mutating func id() -> RequestID? {
+        switch value("id") {
         case .number(.integer(let value))?: .integer(value)
         case .string(let value)?: .string(value)
         default: nil
         }
     }
 
-    func string(_ key: String) throws(ServerMessageError) -> String {
-        guard let value = object[key] else { throw .missingField(key) }
+    mutating func string(_ key: String) throws(ServerMessageError) -> String {
+        guard let value = value(key) else { throw .missingField(key) }
         guard let string = value.stringValue else { throw .badField(key) }
         return string
     }
 
-    func optionalString(_ key: String) throws(ServerMessageError) -> String? {
-        guard let value = object[key], !value.isNull else { return nil }
+    mutating func optionalString(_ key: String) throws(ServerMessageError) -> String? {
+        guard let value = value(key), !value.isNull else { return nil }
         guard let string = value.stringValue else { throw .badField(key) }
         return string
     }
 
-    func integer(_ key: String) throws(ServerMessageError) -> Int {
-        guard let value = object[key] else { throw .missingField(key) }
+    mutating func integer(_ key: String) throws(ServerMessageError) -> Int {
+        guard let value = value(key) else { throw .missingField(key) }
         guard let integer = value.integerValue else { throw .badField(key) }
         return Int(integer)
     }
 
-    func optionalInteger(_ key: String) throws(ServerMessageError) -> Int? {
-        guard let value = object[key], !value.isNull else { return nil }
+    mutating func optionalInteger(_ key: String) throws(ServerMessageError) -> Int? {
+        guard let value = value(key), !value.isNull else { return nil }
         guard let integer = value.integerValue else { throw .badField(key) }
         return Int(integer)
     }
 
-    func bool(_ key: String) throws(ServerMessageError) -> Bool {
-        guard let value = object[key] else { throw .missingField(key) }
+    mutating func bool(_ key: String) throws(ServerMessageError) -> Bool {
+        guard let value = value(key) else { throw .missingField(key) }
         guard let bool = value.boolValue else { throw .badField(key) }
         return bool
     }
 
-    func array(_ key: String) throws(ServerMessageError) -> [JSONValue] {
-        guard let value = object[key] else { throw .missingField(key) }
+    mutating func array(_ key: String) throws(ServerMessageError) -> [JSONValue] {
+        guard let value = value(key) else { throw .missingField(key) }
         guard let array = value.arrayValue else { throw .badField(key) }
         return array
     }
 
-    func seat(_ key: String) throws(ServerMessageError) -> Seat {
+    mutating func seat(_ key: String) throws(ServerMessageError) -> Seat {
         guard let seat = try optionalSeat(key) else { throw .missingField(key) }
         return seat
     }
 
-    func optionalSeat(_ key: String) throws(ServerMessageError) -> Seat? {
+    mutating func optionalSeat(_ key: String) throws(ServerMessageError) -> Seat? {
         guard let index = try optionalInteger(key) else { return nil }
         guard let seat = Seat(index: index) else { throw .badField(key) }
         return seat
     }
 
-    func phase(_ key: String) throws(ServerMessageError) -> Phase {
+    mutating func phase(_ key: String) throws(ServerMessageError) -> Phase {
         guard let phase = Phase(rawValue: try string(key)) else { throw .badField(key) }
         return phase
     }

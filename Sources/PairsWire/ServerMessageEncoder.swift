@@ -6,12 +6,14 @@ import PairsRules
 /// a dictionary per state and sort or escape its way through it; this writes the fixed shape straight into
 /// bytes. `ServerMessageDecoder` reads them back through the general parser, and the tests check that every
 /// message shape survives the round trip and matches Foundation's reading of the same bytes.
+///
+/// The states of a change go through `encode(states:room:spectators:id:)`, the fast path
+/// (`StateLineEncoder`). A `.state` message, the odd state sent to one connection (to a new spectator),
+/// is written by the general `JSONWriter` like every other message: the readable reference the tests hold
+/// the fast path's bytes to.
 public enum ServerMessageEncoder {
     /// The message as one line, newline included.
     public static func encode(_ message: ServerMessage) -> [UInt8] {
-        if case .state(let message) = message {
-            return StateLineEncoder.encode([message.state], room: message.room, spectators: message.spectators, id: message.id)
-        }
         var writer = JSONWriter(capacity: capacity(of: message))
         write(message, to: &writer)
         writer.newline()
@@ -23,15 +25,6 @@ public enum ServerMessageEncoder {
     /// that caused them, echoed in each state's event.
     public static func encode(states: [PublicState], room: String, spectators: Int, id: RequestID?) -> [UInt8] {
         StateLineEncoder.encode(states, room: room, spectators: spectators, id: id)
-    }
-
-    /// The state written by the general `JSONWriter`, as every other message is: the readable reference the
-    /// tests hold `StateLineEncoder`'s output to.
-    static func encodeWithGeneralWriter(_ state: StateMessage) -> [UInt8] {
-        var writer = JSONWriter(capacity: capacity(of: .state(state)))
-        write(.state(state), to: &writer)
-        writer.newline()
-        return writer.bytes
     }
 
     private static func capacity(of message: ServerMessage) -> Int {
@@ -166,7 +159,7 @@ public enum ServerMessageEncoder {
         w.endObject()
         w.key("event"); w.beginObject()
         let event = state.event
-        w.key("kind"); w.string(event.kind)
+        w.key("kind"); w.string(event.kind.wireName)
         if let seat = event.seat { w.key("seat"); w.integer(seat.index) }
         if let card = event.card { w.key("card"); w.integer(card) }
         if let cards = event.cards {

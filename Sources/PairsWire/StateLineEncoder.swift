@@ -103,7 +103,7 @@ enum StateLineEncoder {
         out.appendDecimal(state.series.draws)
         out.append(#"},"event":{"kind":"#)
         let event = state.event
-        out.appendQuoted(event.kind)
+        out.appendQuoted(EventKind(event).wireName)
         if let seat = event.seat {
             out.append(#","seat":"#)
             out.appendSeat(seat)

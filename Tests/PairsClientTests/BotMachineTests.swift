@@ -103,7 +103,7 @@ func botReportsGamesAndAsksForRematches() {
     // The opponent's rematch request is another state of the same finished game: no second report.
     var rematch = over
     rematch.seq = 21
-    rematch.event = .rematch(.second)
+    rematch.event = StateEvent(.rematch(.second))
     #expect(machine.handle(.message(stateMessage(rematch))) == [])
 
     let second = makeState(game: 2, seq: 30, phase: .over, cards: cleared, scores: [1, 2], turn: nil, outcome: .win(.second),
@@ -124,7 +124,7 @@ func botAsksForRematchAgainAfterReconnecting() {
     _ = machine.handle(.message(.joined(Joined(room: "kitchen", seat: .first, token: "t2"))))
     var back = over
     back.seq = 21
-    back.event = .reconnect(.first)
+    back.event = StateEvent(.reconnect(.first))
     #expect(sent(machine.handle(.message(stateMessage(back)))) == [.rematch])
 }
 

@@ -26,7 +26,7 @@ private func joined(_ event: SessionEvent) -> Joined? {
     if case .message(.joined(let joined)) = event { joined } else { nil }
 }
 
-private func state(_ event: SessionEvent) -> PublicState? {
+private func state(_ event: SessionEvent) -> WireState? {
     if case .message(.state(let message)) = event { message.state } else { nil }
 }
 
@@ -47,8 +47,8 @@ func sessionResumesAfterADrop() async throws {
     let back = try await annLog.waitFor("the seat back", from: before) { joined($0) }
     #expect(back.seat == seat)
     #expect(back.room == "kitchen")
-    let resumed = try await bobLog.waitFor("ann's return") { event -> PublicState? in
-        guard let state = state(event), case .reconnect = state.event else { return nil }
+    let resumed = try await bobLog.waitFor("ann's return") { event -> WireState? in
+        guard let state = state(event), state.event.kind == .reconnect else { return nil }
         return state
     }
     #expect(resumed.players[seat!.index]?.name == "ann")

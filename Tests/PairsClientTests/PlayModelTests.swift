@@ -4,7 +4,7 @@ import PairsWire
 import Testing
 
 /// A model for ann in seat 0 of room kitchen, after `states`.
-private func model(after states: [PublicState], seat: Seat? = .first, at now: Moment = Moment(milliseconds: 0)) -> (PlayModel, [TranscriptLine]) {
+private func model(after states: [WireState], seat: Seat? = .first, at now: Moment = Moment(milliseconds: 0)) -> (PlayModel, [TranscriptLine]) {
     var model = PlayModel(endpoint: ServerEndpoint(host: "localhost", port: 7777))
     var lines = model.apply(.ready(Welcome(server: "pairs test", session: "c1", hint: "")), at: now)
     lines += model.apply(.message(.joined(Joined(room: "kitchen", seat: seat, token: seat == nil ? nil : "t"))), at: now)

@@ -1,22 +1,23 @@
 import PairsRules
 import PairsWire
 
-/// States built by hand for the unit tests, shaped like the server's.
+/// States built by hand for the unit tests, shaped like the server's: with every field the rules' event
+/// has.
 func makeState(
     game: Int = 1, seq: Int = 1, phase: Phase = .playing, cards: [CardView] = Array(repeating: .down, count: 6),
     names: [String?] = ["ann", "bob"], scores: [Int] = [0, 0], turn: Seat? = .first,
     turnMillisecondsLeft: Int? = 30_000, outcome: Outcome? = nil, series: SeriesTally = SeriesTally(),
     event: GameEvent = .start(turn: .first)
-) -> PublicState {
-    PublicState(
+) -> WireState {
+    WireState(PublicState(
         game: game, seq: seq, phase: phase, layout: BoardLayout(cardCount: cards.count), cards: cards,
         players: names.enumerated().map { index, name in
             name.map { PlayerView(name: $0, score: scores[index], connected: true) }
         },
-        turn: turn, turnMillisecondsLeft: turnMillisecondsLeft, outcome: outcome, series: series, event: event)
+        turn: turn, turnMillisecondsLeft: turnMillisecondsLeft, outcome: outcome, series: series, event: event))
 }
 
 /// The state as a server message in room "kitchen", caused by request `id`.
-func stateMessage(_ state: PublicState, id: RequestID? = nil) -> ServerMessage {
+func stateMessage(_ state: WireState, id: RequestID? = nil) -> ServerMessage {
     .state(StateMessage(room: "kitchen", spectators: 0, state: state, id: id))
 }

@@ -122,7 +122,7 @@ struct BadClientTests {
             reader.send("ping")
             // Every pong proves the reader is served promptly while the other client stalls.
             _ = try reader.waitFor("pong") { message in
-                if case .state(let state) = message, state.state.event == .disconnect(.second) { disconnect = state }
+                if case .state(let state) = message, state.state.event == StateEvent(.disconnect(.second)) { disconnect = state }
                 if case .pong = message { return true } else { return false }
             }
         }
@@ -131,7 +131,7 @@ struct BadClientTests {
         // The game goes on for the player who reads.
         reader.send(#"{"type":"flip","card":0,"id":5}"#)
         let flip = try reader.waitForState { $0.id == .integer(5) }
-        #expect(flip.state.event == .flip(.first, card: 0))
+        #expect(flip.state.event == StateEvent(.flip(.first, card: 0)))
     }
 
     @Test("an idle connection in no room is closed with bye idle, and ping keeps one alive")
@@ -161,7 +161,7 @@ struct BadClientTests {
         #expect(try third.waitForBye() == .serverFull)
         try third.waitForClose()
         first.send("flip 0")
-        _ = try first.waitForState { $0.state.event == .flip(.first, card: 0) }
+        _ = try first.waitForState { $0.state.event == StateEvent(.flip(.first, card: 0)) }
     }
 
     @Test("no message lets a connection act for another seat")
@@ -175,6 +175,6 @@ struct BadClientTests {
         second.send(#"{"type":"resume","token":"\#(String(repeating: "0", count: 32))","id":2}"#)
         _ = try second.waitForError(.alreadyInRoom)
         first.send("flip 0")
-        _ = try second.waitForState { $0.state.event == .flip(.first, card: 0) }
+        _ = try second.waitForState { $0.state.event == StateEvent(.flip(.first, card: 0)) }
     }
 }

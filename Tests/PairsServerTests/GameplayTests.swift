@@ -39,9 +39,9 @@ struct GameplayTests {
             _ = try first.waitForState { $0.id == .integer(Int64(100 + left)) }
             first.send(#"{"type":"flip","card":\#(right),"id":\#(100 + right)}"#)
             let answer = try first.waitForState { $0.id == .integer(Int64(100 + right)) }
-            if case .mismatch = answer.state.event { shown = answer; break }
+            if answer.state.event.kind == .mismatch { shown = answer; break }
         }
-        guard let shown, case .mismatch(.first, let pair) = shown.state.event else {
+        guard let shown, shown.state.event.seat == .first, let pair = shown.state.event.cards else {
             Issue.record("seed 7 deals matching pairs at 0-1, 2-3 and 4-5; pick another seed"); return
         }
         #expect(shown.state.phase == .reveal)
@@ -49,7 +49,7 @@ struct GameplayTests {
             let reveal = player === first ? shown : try player.waitForState { $0.state.event == shown.state.event }
             #expect(reveal.state.cards[pair.first] != .down)
             #expect(reveal.state.cards[pair.second] != .down)
-            let hidden = try player.waitForState { $0.state.event == .hide(cards: pair) }
+            let hidden = try player.waitForState { $0.state.event == StateEvent(.hide(cards: pair)) }
             #expect(hidden.state.cards[pair.first] == .down)
             #expect(hidden.state.cards[pair.second] == .down)
             #expect(hidden.state.turn == .second)
@@ -63,8 +63,8 @@ struct GameplayTests {
         defer { server.stop() }
         let (first, second) = try seatedPair(on: server)
         first.send("flip 0")
-        _ = try first.waitForState { $0.state.event == .flip(.first, card: 0) }
-        let timeout = try second.waitForState(within: 5) { $0.state.event == .timeout(.first, hidden: 0) }
+        _ = try first.waitForState { $0.state.event == StateEvent(.flip(.first, card: 0)) }
+        let timeout = try second.waitForState(within: 5) { $0.state.event == StateEvent(.timeout(.first, hidden: 0)) }
         #expect(timeout.state.turn == .second)
         #expect(timeout.state.cards[0] == .down)
         #expect((timeout.state.turnMillisecondsLeft ?? 0) > 500)
@@ -83,8 +83,8 @@ struct GameplayTests {
         defer { pinger.stop() }
         let (first, second) = try seatedPair(on: server)
         first.send("flip 0")
-        _ = try first.waitForState { $0.state.event == .flip(.first, card: 0) }
-        let timeout = try second.waitForState(within: 10) { $0.state.event == .timeout(.first, hidden: 0) }
+        _ = try first.waitForState { $0.state.event == StateEvent(.flip(.first, card: 0)) }
+        let timeout = try second.waitForState(within: 10) { $0.state.event == StateEvent(.timeout(.first, hidden: 0)) }
         #expect(timeout.state.turn == .second)
         let pongs = pinger.stop()
         #expect(pongs.failure == nil)
@@ -124,11 +124,11 @@ struct GameplayTests {
         let (first, second) = try seatedPair(on: server)
         _ = try playToEnd([first, second])
         first.send("rematch")
-        _ = try second.waitForState { $0.state.event == .rematch(.first) }
+        _ = try second.waitForState { $0.state.event == StateEvent(.rematch(.first)) }
         first.send(#"{"type":"rematch","id":"again"}"#)
         _ = try first.waitForError(.rematchPending)
         second.send("rematch")
-        let start = try first.waitForState { $0.state.event == .start(turn: .second) }
+        let start = try first.waitForState { $0.state.event == StateEvent(.start(turn: .second)) }
         #expect(start.state.game == 2)
         #expect(start.state.series.wins.reduce(0, +) + start.state.series.draws == 1)
     }
@@ -148,7 +148,7 @@ struct GameplayTests {
         #expect(try spectator.waitForError(.notAPlayer).id == .integer(10))
         first.send("flip 1")
         let flip = try spectator.waitForState()
-        #expect(flip.state.event == .flip(.first, card: 1))
+        #expect(flip.state.event == StateEvent(.flip(.first, card: 1)))
         #expect(flip.spectators == 1)
         _ = second
     }

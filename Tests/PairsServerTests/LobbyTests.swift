@@ -91,14 +91,14 @@ struct LobbyTests {
         defer { server.stop() }
         let (first, second) = try seatedPair(on: server)
         second.send(#"{"type":"leave","id":8}"#)
-        let forfeit = try first.waitForState { $0.state.event == .forfeit(.second) }
+        let forfeit = try first.waitForState { $0.state.event == StateEvent(.forfeit(.second)) }
         #expect(forfeit.state.outcome == .win(.first))
         #expect(forfeit.id == .integer(8))
         _ = try second.waitFor("left") { $0 == .left(room: "r", id: .integer(8)) }
         let newcomer = try TestClient(port: server.port)
         try newcomer.join("r")
         #expect(newcomer.seat == .second)
-        let start = try first.waitForState { if case .start = $0.state.event { true } else { false } }
+        let start = try first.waitForState { $0.state.event.kind == .start }
         #expect(start.state.game == 2)
     }
 
@@ -109,7 +109,7 @@ struct LobbyTests {
         let (first, second) = try seatedPair(on: server)
         let token = try #require(second.token)
         second.reset()
-        let gone = try first.waitForState { $0.state.event == .disconnect(.second) }
+        let gone = try first.waitForState { $0.state.event == StateEvent(.disconnect(.second)) }
         #expect(gone.state.players[1]?.connected == false)
 
         let back = try TestClient(port: server.port)
@@ -119,9 +119,9 @@ struct LobbyTests {
         #expect(info.seat == .second)
         #expect(info.token != token)
         let current = try back.waitForState()
-        #expect(current.state.event == .reconnect(.second))
+        #expect(current.state.event == StateEvent(.reconnect(.second)))
         #expect(current.state.players[1]?.connected == true)
-        _ = try first.waitForState { $0.state.event == .reconnect(.second) }
+        _ = try first.waitForState { $0.state.event == StateEvent(.reconnect(.second)) }
 
         let replay = try TestClient(port: server.port)
         replay.send(#"{"type":"resume","token":"\#(token)","id":2}"#)
@@ -139,7 +139,7 @@ struct LobbyTests {
         _ = try fresh.waitFor("joined") { if case .joined = $0 { true } else { false } }
         #expect(try first.waitForBye() == .replaced)
         fresh.send("flip 0")
-        _ = try second.waitForState { $0.state.event == .flip(.first, card: 0) }
+        _ = try second.waitForState { $0.state.event == StateEvent(.flip(.first, card: 0)) }
     }
 
     @Test("a player who stays away past the grace period forfeits and loses the seat")
@@ -149,9 +149,9 @@ struct LobbyTests {
         let (first, second) = try seatedPair(on: server)
         let token = try #require(second.token)
         second.reset()
-        let forfeit = try first.waitForState(within: 5) { $0.state.event == .forfeit(.second) }
+        let forfeit = try first.waitForState(within: 5) { $0.state.event == StateEvent(.forfeit(.second)) }
         #expect(forfeit.state.outcome == .win(.first))
-        let left = try first.waitForState { $0.state.event == .leave(.second) }
+        let left = try first.waitForState { $0.state.event == StateEvent(.leave(.second)) }
         #expect(left.state.phase == .waiting)
         let late = try TestClient(port: server.port)
         late.send("resume \(token)")
@@ -168,7 +168,7 @@ struct LobbyTests {
         try first.join("six")
         try second.join("six")
         first.send("flip 0")
-        _ = try second.waitForState { $0.state.event == .flip(.first, card: 0) }
+        _ = try second.waitForState { $0.state.event == StateEvent(.flip(.first, card: 0)) }
     }
 
     @Test("a room with nobody left is removed")

@@ -48,7 +48,7 @@ private final class Netcat {
         }
     }
 
-    func waitForState(_ matches: (PublicState) -> Bool) throws -> PublicState {
+    func waitForState(_ matches: (WireState) -> Bool) throws -> WireState {
         let message = try waitFor("a state") { if case .state(let state) = $0 { matches(state.state) } else { false } }
         guard case .state(let state) = message else { fatalError("unreachable") }
         return state.state

@@ -214,7 +214,7 @@ struct Memory {
     var faces: [Int: String] = [:]
     var game = 0
 
-    mutating func see(_ state: PublicState) {
+    mutating func see(_ state: WireState) {
         if state.game != game { faces = [:]; game = state.game }
         for (index, card) in state.cards.enumerated() {
             switch card {
@@ -225,7 +225,7 @@ struct Memory {
     }
 
     /// The card to flip next in `state`: a known pair first, else an unseen card.
-    func choose(in state: PublicState) -> Int {
+    func choose(in state: WireState) -> Int {
         let down = state.cards.indices.filter { state.cards[$0] == .down }
         if let up = state.cards.indices.first(where: { if case .up = state.cards[$0] { true } else { false } }),
            let face = faces[up], let partner = down.first(where: { faces[$0] == face }) {
@@ -239,7 +239,7 @@ struct Memory {
 }
 
 /// Plays the game in progress to its end with perfect memory on both sides; returns the final state.
-func playToEnd(_ clients: [TestClient], within seconds: Double = 20) throws -> PublicState {
+func playToEnd(_ clients: [TestClient], within seconds: Double = 20) throws -> WireState {
     var memory = Memory()
     var latest = try clients[0].lastState ?? clients[0].waitForState()
     let deadline = Date().addingTimeInterval(seconds)

@@ -8,14 +8,37 @@ import Testing
 
 // MARK: - Fixtures
 
+/// A state as the server makes it: the rules' state, and what the room adds.
+struct StateSource: Sendable {
+    var room: String
+    var spectators: Int
+    var state: PublicState
+    var id: RequestID?
+
+    /// The state as one message, which the general writer encodes.
+    var message: ServerMessage { .state(StateMessage(room: room, spectators: spectators, state: state, id: id)) }
+
+    /// The state's line as the server sends the states of a change: through the fast path.
+    var fastLine: [UInt8] { ServerMessageEncoder.encode(states: [state], room: room, spectators: spectators, id: id) }
+}
+
 /// A message with a short name to show when a case fails.
 struct MessageFixture: Sendable, CustomTestStringConvertible {
     let name: String
     let message: ServerMessage
+    /// For a state, the rules' state it was made from.
+    let source: StateSource?
 
     init(_ name: String, _ message: ServerMessage) {
         self.name = name
         self.message = message
+        self.source = nil
+    }
+
+    init(_ name: String, _ source: StateSource) {
+        self.name = name
+        self.message = source.message
+        self.source = source
     }
 
     var testDescription: String { name }
@@ -35,13 +58,13 @@ private func state(
     players: [PlayerView?] = [ann, zoe], turn: Seat? = .first, turnMillisecondsLeft: Int? = 12_345,
     outcome: Outcome? = nil, series: SeriesTally = SeriesTally(), event: GameEvent = .flip(.first, card: 1),
     id: RequestID? = nil
-) -> ServerMessage {
-    .state(StateMessage(
+) -> StateSource {
+    StateSource(
         room: room, spectators: spectators,
         state: PublicState(
             game: game, seq: seq, phase: phase, layout: layout, cards: cards, players: players, turn: turn,
             turnMillisecondsLeft: turnMillisecondsLeft, outcome: outcome, series: series, event: event),
-        id: id))
+        id: id)
 }
 
 /// One of each event, with the state around it kept consistent: only `.over` states carry an outcome.
@@ -406,27 +429,22 @@ private func stateReference(_ message: StateMessage) -> [String: Ref] {
     ]
 }
 
-/// The event object: its kind, and only the fields that kind has.
-private func eventReference(_ event: GameEvent) -> Ref {
-    func pair(_ cards: CardPair) -> Ref { [.int(cards.first), .int(cards.second)] }
-    switch event {
-    case .join(let seat): return ["kind": "join", "seat": .seat(seat)]
-    case .start(let seat): return ["kind": "start", "seat": .seat(seat)]
-    case .flip(let seat, let card): return ["kind": "flip", "seat": .seat(seat), "card": .int(card)]
-    case .match(let seat, let cards):
-        return ["kind": "match", "seat": .seat(seat), "card": .int(cards.second), "cards": pair(cards)]
-    case .mismatch(let seat, let cards):
-        return ["kind": "mismatch", "seat": .seat(seat), "card": .int(cards.second), "cards": pair(cards)]
-    case .hide(let cards): return ["kind": "hide", "cards": pair(cards)]
-    case .timeout(let seat, let hidden?): return ["kind": "timeout", "seat": .seat(seat), "card": .int(hidden)]
-    case .timeout(let seat, nil): return ["kind": "timeout", "seat": .seat(seat)]
-    case .over(let seat, let cards):
-        return ["kind": "over", "seat": .seat(seat), "card": .int(cards.second), "cards": pair(cards)]
-    case .forfeit(let seat): return ["kind": "forfeit", "seat": .seat(seat)]
-    case .leave(let seat): return ["kind": "leave", "seat": .seat(seat)]
-    case .disconnect(let seat): return ["kind": "disconnect", "seat": .seat(seat)]
-    case .reconnect(let seat): return ["kind": "reconnect", "seat": .seat(seat)]
-    case .rematch(let seat): return ["kind": "rematch", "seat": .seat(seat)]
+/// The event object: its kind, and only the fields protocol.md's table gives that kind (all of which this
+/// server sends).
+private func eventReference(_ event: StateEvent) -> Ref {
+    let pair: Ref = event.cards.map { [.int($0.first), .int($0.second)] } ?? .null
+    let second: Ref = event.cards.map { .int($0.second) } ?? .null
+    let kind = Ref.string(event.kind.wireName)
+    switch event.kind {
+    case .join, .start, .forfeit, .leave, .disconnect, .reconnect, .rematch:
+        return ["kind": kind, "seat": .seat(event.seat)]
+    case .flip: return ["kind": kind, "seat": .seat(event.seat), "card": event.card.map { .int($0) } ?? .null]
+    case .match, .mismatch, .over: return ["kind": kind, "seat": .seat(event.seat), "card": second, "cards": pair]
+    case .hide: return ["kind": kind, "cards": pair]
+    case .timeout:
+        guard let card = event.card else { return ["kind": kind, "seat": .seat(event.seat)] }
+        return ["kind": kind, "seat": .seat(event.seat), "card": .int(card)]
+    case .unknown: return ["kind": kind]
     }
 }
 
@@ -475,7 +493,7 @@ private let heaviestName: String = {
 /// bound what it costs, since they take any id they are given.
 private let heaviestID = RequestID.string(String(repeating: "\u{1}", count: RequestID.maxStringBytes))
 
-private func largestState(names: [String], id: RequestID) -> ServerMessage {
+private func largestState(names: [String], id: RequestID) -> StateSource {
     let faces = Faces.all.prefix(GameOptions.pairsRange.upperBound)
     let cards: [CardView] = faces.flatMap { face in
         [CardView.matched(face: face, by: .second), .matched(face: face, by: .second)]
@@ -494,19 +512,21 @@ private func largestState(names: [String], id: RequestID) -> ServerMessage {
 func largestStateFitsALine() {
     let name = String(repeating: "😀", count: TextCleaner.maxNameCharacters)
     let id = RequestID.string(String(repeating: "😀", count: RequestID.maxStringBytes / 4))
-    let message = largestState(names: [name, name], id: id)
-    let line = ServerMessageEncoder.encode(message)
+    let source = largestState(names: [name, name], id: id)
+    let line = source.fastLine
     #expect(line.count <= LineFramer.maxLineBytes, "\(line.count) bytes")
-    #expect(roundTrip(message) == .success(message))
+    #expect(line == ServerMessageEncoder.encode(source.message))
+    #expect(roundTrip(source.message) == .success(source.message))
 }
 
 @Test("even with the heaviest names cleaning allows and an id of escaped control characters, a state fits a line")
 func heaviestStateFitsALine() {
     #expect(heaviestName.utf8.count > TextCleaner.maxNameBytes - 11)
-    let message = largestState(names: [heaviestName, heaviestName], id: heaviestID)
-    let line = ServerMessageEncoder.encode(message)
+    let source = largestState(names: [heaviestName, heaviestName], id: heaviestID)
+    let line = source.fastLine
     #expect(line.count <= LineFramer.maxLineBytes, "\(line.count) bytes")
-    #expect(roundTrip(message) == .success(message))
+    #expect(line == ServerMessageEncoder.encode(source.message))
+    #expect(roundTrip(source.message) == .success(source.message))
 }
 
 @Test("the longest chat, welcome and error lines fit the protocol line limit")
@@ -606,24 +626,23 @@ func decoderIgnoresUnknownFields() throws {
 
 @Test("the state fast path writes exactly the bytes of the general writer for every state fixture")
 func stateFastPathMatchesGeneralWriter() throws {
-    for fixture in stateFixtures {
-        guard case .state(let state) = fixture.message else { continue }
-        let fast = ServerMessageEncoder.encode(.state(state))
-        let general = ServerMessageEncoder.encodeWithGeneralWriter(state)
-        #expect(fast == general, "\(fixture)")
+    let sources = stateFixtures.compactMap(\.source)
+    #expect(sources.count == stateFixtures.count)
+    for source in sources {
+        let fast = source.fastLine
+        let general = ServerMessageEncoder.encode(source.message)
+        #expect(fast == general, "\(source)")
         #expect(try JSONParser.parse(fast.dropLast()) == JSONParser.parse(general.dropLast()))
     }
 }
 
 @Test("the states of one change encoded together are the same lines as each state message encoded alone")
 func batchedStatesAreConcatenatedLines() {
-    let states = stateFixtures.compactMap { fixture -> StateMessage? in
-        if case .state(let state) = fixture.message { state } else { nil }
-    }
+    let states = stateFixtures.compactMap(\.source?.state)
     for id: RequestID? in [nil, .integer(7), .string("a\"b")] {
-        let batched = ServerMessageEncoder.encode(states: states.map(\.state), room: "kitchen", spectators: 3, id: id)
+        let batched = ServerMessageEncoder.encode(states: states, room: "kitchen", spectators: 3, id: id)
         let alone = states.flatMap {
-            ServerMessageEncoder.encode(.state(StateMessage(room: "kitchen", spectators: 3, state: $0.state, id: id)))
+            ServerMessageEncoder.encode(.state(StateMessage(room: "kitchen", spectators: 3, state: $0, id: id)))
         }
         #expect(batched == alone)
     }
