@@ -7,7 +7,9 @@ import PairsWire
 ///
 /// The bot joins, watches every state into its `GameMemory`, and when it is on turn thinks and then flips
 /// the card its strategy picks. At most one flip is in flight: a flip is answered by a state carrying its
-/// request id (or by an error with that id), and only then is the next one chosen. Each finished game is
+/// request id (or by an error with that id), and only then is the next one chosen. A server may leave the
+/// id out of its events (protocol.md marks it optional), so a state without one that shows the flipped card
+/// face up answers the flip too. Each finished game is
 /// reported once; the bot asks for a rematch until it has played the games it was asked to, then leaves.
 public struct BotMachine: Sendable {
     /// Refused moves in a row before the bot gives up. A flip is only refused when the bot's picture of
@@ -104,7 +106,7 @@ public struct BotMachine: Sendable {
         latest = state
         memory.observe(state)
         guard let seat else { return [] }
-        if let pending = pendingFlip, let id, pending.id == id {
+        if let pending = pendingFlip, Self.answers(state, causedBy: id, flip: pending) {
             pendingFlip = nil
             consecutiveRefusals = 0
         }
@@ -136,6 +138,14 @@ public struct BotMachine: Sendable {
             actions.append(.think(aboutState: state.seq))
         }
         return actions
+    }
+
+    /// Whether `state`, caused by request `id`, is the answer to `flip`: it carries the flip's id, or, from a
+    /// server that leaves ids out, no id and the flipped card turned up (only a flip turns a card up).
+    private static func answers(_ state: WireState, causedBy id: RequestID?, flip: (card: Int, id: RequestID?)) -> Bool {
+        guard flip.id != nil else { return false } // not sent yet: nothing can answer it
+        if let id { return id == flip.id }
+        return state.cards.indices.contains(flip.card) && state.cards[flip.card] != .down
     }
 
     private mutating func flip(in state: WireState) -> [BotAction] {

@@ -21,22 +21,38 @@ func botsPlayTwentyFiveGames() async throws {
     #expect(try await alpha.waitForExit(timeout: .seconds(150)) == 0, "alpha: \(alpha.errorText)")
     #expect(try await beta.waitForExit(timeout: .seconds(30)) == 0, "beta: \(beta.errorText)")
 
-    let alphaGames = alpha.lines.compactMap(GameLine.init)
-    let betaGames = beta.lines.compactMap(GameLine.init)
-    #expect(alphaGames.count == 25)
-    #expect(betaGames.count == 25)
-    #expect(alphaGames.map(\.number) == Array(1...25))
-    for (mine, theirs) in zip(alphaGames, betaGames) {
-        #expect(mine.score + mine.opponentScore == 2, "\(mine)")
-        #expect(mine.score == theirs.opponentScore && mine.opponentScore == theirs.score)
-        #expect(mine.name == "alpha" && mine.opponent == "beta")
-        let expected = ["won": "lost", "lost": "won", "draw": "draw"][mine.result]
-        #expect(theirs.result == expected, "\(mine) against \(theirs)")
-    }
+    #expect(seriesDisagreements(alpha.lines.compactMap(GameLine.init), beta.lines.compactMap(GameLine.init),
+                                names: ("alpha", "beta"), games: 25, pairs: 2) == [])
     #expect(alpha.lines.last?.hasPrefix("total: 25 games") == true)
     // Even without thinking, the bots keep under the server's rate limit.
     #expect(!alpha.errorText.contains("rate limiting") && !beta.errorText.contains("rate limiting"))
     #expect(server.statistics().gamesFinished == 25)
+}
+
+@Test("pairs bot plays full games against a server whose events are just their kind, and that sends fields, event kinds and messages it does not know, and says so once",
+      .timeLimit(.minutes(2)))
+func botsPlayAForeignServer() async throws {
+    let server = try startServer(pairs: 3, revealMilliseconds: 0, seed: nil)
+    defer { server.stop() }
+    let tally = ForeignServerLines.Tally()
+    let proxy = try TCPProxy(serverPort: server.port) { ForeignServerLines(tally: tally).rewrite }
+    defer { proxy.close() }
+    let common = ["--host", "127.0.0.1", "--port", String(proxy.port), "--room", "foreign", "--games", "6", "--think-ms", "0"]
+    let alpha = try Subprocess(try Tools.pairs(), ["bot"] + common + ["--name", "alpha", "--strategy", "memory", "--seed", "1"])
+    defer { alpha.terminate() }
+    let beta = try Subprocess(try Tools.pairs(), ["bot"] + common + ["--name", "beta", "--strategy", "random", "--seed", "2"])
+    defer { beta.terminate() }
+
+    #expect(try await alpha.waitForExit(timeout: .seconds(60)) == 0, "alpha: \(alpha.errorText)")
+    #expect(try await beta.waitForExit(timeout: .seconds(30)) == 0, "beta: \(beta.errorText)")
+    #expect(seriesDisagreements(alpha.lines.compactMap(GameLine.init), beta.lines.compactMap(GameLine.init),
+                                names: ("alpha", "beta"), games: 6, pairs: 3) == [])
+    // The first line through the proxy is a message of an unknown type; everything unknown after it goes
+    // unsaid.
+    let notice = "pairs bot: ignored parts of the server's messages it does not know (first: unknown message type \"\(ForeignServerLines.inventedType)\")\n"
+    #expect(alpha.errorText == notice)
+    #expect(beta.errorText == notice)
+    #expect(tally.states > 6 * 3 * 2 && tally.inventedStates > 0 && tally.inventedMessages > 0)
 }
 
 @Test("pairs bot exits 1 with a clear message when nothing listens on the port")

@@ -22,3 +22,24 @@ struct GameLine: Equatable {
         self.result = String(line[line.index(after: open)..<line.index(before: line.endIndex)])
     }
 }
+
+/// What does not add up between the lines two players printed for the same series of `games` games on a
+/// board of `pairs` pairs: the count, the numbering, the names, scores that do not cover the board or do
+/// not mirror each other, results that do not mirror. Empty when everything agrees.
+func seriesDisagreements(_ mine: [GameLine], _ theirs: [GameLine], names: (mine: String, theirs: String),
+                         games: Int, pairs: Int) -> [String] {
+    var problems: [String] = []
+    if mine.count != games || theirs.count != games { problems.append("\(mine.count) and \(theirs.count) games, not \(games)") }
+    if mine.map(\.number) != Array(1..<(mine.count + 1)) { problems.append("games numbered \(mine.map(\.number))") }
+    let opposite = ["won": "lost", "lost": "won", "draw": "draw"]
+    for (a, b) in zip(mine, theirs) {
+        if a.name != names.mine || a.opponent != names.theirs { problems.append("\(a.name) against \(a.opponent)") }
+        if a.score + a.opponentScore != pairs { problems.append("game \(a.number): \(a.score) + \(a.opponentScore) pairs of \(pairs)") }
+        if a.score != b.opponentScore || a.opponentScore != b.score { problems.append("game \(a.number): \(a) against \(b)") }
+        let result = a.result.split(separator: ",").first.map(String.init)
+        if opposite[result ?? ""] != b.result.split(separator: ",").first.map(String.init) {
+            problems.append("game \(a.number): \(a.result) against \(b.result)")
+        }
+    }
+    return problems
+}

@@ -33,6 +33,30 @@ func pythonBotPlaysPairsBot(strategy: String) async throws {
     #expect(pythonBot.lines.last?.hasPrefix("total: 6 games") == true)
 }
 
+@Test("the Python bot plays full games against a server whose events are just their kind, and that sends fields, event kinds and messages it does not know, and says so once",
+      Tools.needs("python3"), .timeLimit(.minutes(2)))
+func pythonBotPlaysAForeignServer() async throws {
+    let python = try Tools.external("python3")
+    let script = Tools.clientsDirectory.appendingPathComponent("python/pairs_bot.py")
+    let server = try startServer(pairs: 3, revealMilliseconds: 0, seed: nil)
+    defer { server.stop() }
+    let tally = ForeignServerLines.Tally()
+    let proxy = try TCPProxy(serverPort: server.port) { ForeignServerLines(tally: tally).rewrite }
+    defer { proxy.close() }
+    let common = ["--host", "127.0.0.1", "--port", String(proxy.port), "--room", "foreign", "--games", "4", "--think-ms", "0"]
+    let swiftBot = try Subprocess(try Tools.pairs(), ["bot"] + common + ["--name", "swift", "--seed", "3"])
+    defer { swiftBot.terminate() }
+    let pythonBot = try Subprocess(python, [script.path] + common + ["--name", "snake", "--seed", "4"])
+    defer { pythonBot.terminate() }
+
+    #expect(try await pythonBot.waitForExit(timeout: .seconds(60)) == 0, "python: \(pythonBot.errorText)")
+    #expect(try await swiftBot.waitForExit(timeout: .seconds(30)) == 0, "swift: \(swiftBot.errorText)")
+    #expect(seriesDisagreements(pythonBot.lines.compactMap(GameLine.init), swiftBot.lines.compactMap(GameLine.init),
+                                names: ("snake", "swift"), games: 4, pairs: 3) == [])
+    #expect(pythonBot.errorText == "pairs_bot.py: ignored parts of the server's messages it does not know (first: unknown message type \"\(ForeignServerLines.inventedType)\")\n")
+    #expect(tally.inventedStates > 0)
+}
+
 @Test("the Python bot exits 1 with a message when it cannot connect", Tools.needs("python3"))
 func pythonBotCannotConnect() async throws {
     let python = try Tools.external("python3")

@@ -124,7 +124,7 @@ struct LoadRunnerTests {
     func droppedMidRun() throws {
         let server = try startServer()
         defer { server.stop() }
-        let proxy = try CuttingProxy(serverPort: server.port)
+        let proxy = try TCPProxy(serverPort: server.port)
         defer { proxy.close() }
         var configuration = loadConfiguration(port: proxy.port, concurrency: 4, games: 60)
         configuration.thinkMilliseconds = 1

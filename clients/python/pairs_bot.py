@@ -12,6 +12,10 @@ Run it next to a server (`pairs serve`):
     python3 pairs_bot.py --room kitchen --games 3 --strategy memory
 
 Exit status: 0 once the games are played, 1 if it cannot connect or the server goes away, 2 on a bad option.
+
+It reads only what protocol.md promises, so it plays against any server that follows it: an event may be
+just its `kind` (seat, card, cards and id are optional), and message types, event kinds and fields it does
+not know are skipped, as protocol.md asks (the first such type or kind is mentioned once on stderr).
 """
 
 import argparse
@@ -23,6 +27,10 @@ import sys
 import time
 
 PROTOCOL_VERSION = 1
+# The message types and event kinds of protocol.md; anything else comes from a newer protocol and is skipped.
+KNOWN_TYPES = {"welcome", "joined", "state", "error", "chat", "rooms", "pong", "stats", "left", "help", "bye"}
+KNOWN_EVENT_KINDS = {"join", "start", "flip", "match", "mismatch", "hide", "timeout", "over", "forfeit", "leave",
+                     "disconnect", "reconnect", "rematch"}
 # The server allows 40 messages a second per connection; a bot that answers every state at once would be
 # rate limited and then cut off. 30 ms between requests keeps it at 33 a second.
 MIN_SEND_INTERVAL_S = 0.030
@@ -99,7 +107,8 @@ class Bot:
         self.next_id = 1
         self.seat = None
         self.latest = None
-        self.pending_flip = None  # the id of the flip in flight
+        self.pending_flip = None  # (id, card) of the flip in flight
+        self.reported_unknown = False
         self.thinking = None  # (state seq, when the thinking is done)
         self.recorded_game = None
         self.rematch_for = None
@@ -175,6 +184,8 @@ class Bot:
 
     def handle(self, message):
         kind = message.get("type")
+        if kind not in KNOWN_TYPES:
+            self.skipped_unknown("message type", kind)
         if kind == "welcome" and "id" not in message:
             self.send({"type": "hello", "name": self.name, "protocol": PROTOCOL_VERSION})
             join = {"type": "join"}
@@ -190,13 +201,22 @@ class Bot:
         elif kind == "bye":
             fail("the server said goodbye (%s)" % message.get("reason"))
 
+    def skipped_unknown(self, what, name):
+        """Says once that the server speaks a newer protocol: it would send such things with every state."""
+        if not self.reported_unknown:
+            self.reported_unknown = True
+            print("pairs_bot.py: ignored parts of the server's messages it does not know (first: unknown %s %s)"
+                  % (what, json.dumps(name)), file=sys.stderr, flush=True)
+
     def observe(self, state):
         self.latest = state
         self.memory.observe(state)
+        event = state.get("event") or {}
+        if event.get("kind") not in KNOWN_EVENT_KINDS:
+            self.skipped_unknown("event kind", event.get("kind"))
         if self.seat is None:
             return
-        event_id = state["event"].get("id")
-        if self.pending_flip is not None and event_id == self.pending_flip:
+        if self.pending_flip is not None and self.answers(state, event.get("id")):
             self.pending_flip = None
             self.refusals = 0
         on_turn = state["phase"] == "playing" and state["turn"] == self.seat
@@ -226,12 +246,21 @@ class Bot:
             return
         card = self.choose(state, self.memory, self.rng)
         if card is not None:
-            self.pending_flip = self.send({"type": "flip", "card": card})
+            self.pending_flip = (self.send({"type": "flip", "card": card}), card)
+
+    def answers(self, state, event_id):
+        """Whether the state answers the flip in flight: it carries the flip's id or, from a server that
+        leaves ids out of events, no id and the flipped card turned up (only a flip turns a card up)."""
+        flip_id, card = self.pending_flip
+        if event_id is not None:
+            return event_id == flip_id
+        cards = state["cards"]
+        return 0 <= card < len(cards) and cards[card]["state"] != "down"
 
     def refused(self, error):
         if error.get("id") == getattr(self, "join_id", None) and self.seat is None:
             fail("cannot join: %s" % error.get("message"))
-        if self.pending_flip is None or error.get("id") != self.pending_flip:
+        if self.pending_flip is None or error.get("id") != self.pending_flip[0]:
             return
         self.pending_flip = None
         self.refusals += 1
@@ -245,8 +274,11 @@ class Bot:
         me, them = state["players"][self.seat], state["players"][1 - self.seat]
         winner = state.get("winner")
         result = "draw" if winner is None else ("won" if winner == self.seat else "lost")
-        if state["event"]["kind"] == "forfeit":
-            loser = state["players"][state["event"]["seat"]]
+        event = state.get("event") or {}
+        if event.get("kind") == "forfeit":
+            # A server may leave out who forfeited; whoever it was lost.
+            seat = event.get("seat", None if winner is None else 1 - winner)
+            loser = state["players"][seat] if seat is not None else None
             result += ", %s forfeited" % (loser["name"] if loser else "a player")
         self.results.append(result.split(",")[0])
         print("game %d: %s %d - %d %s (%s)" % (

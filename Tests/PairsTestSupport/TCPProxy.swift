@@ -2,24 +2,36 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import PairsTestSupport
 
-/// A TCP forwarder between the load client and the server that can cut one connection in the middle of a
-/// run, as a network fault or a crashed peer would: the load client sees its socket closed without a word.
+/// A TCP forwarder on 127.0.0.1 between clients and a server, for tests: it can cut a connection in the
+/// middle of a run, as a network fault or a crashed peer would, and it can rewrite what the server sends,
+/// to make this server look like another one.
 ///
 /// Each accepted connection gets a connection of its own to the server and two threads copying bytes, one
 /// each way (blocking sockets: the tests using it have a handful of connections).
-final class CuttingProxy: @unchecked Sendable {
-    let port: Int
+public final class TCPProxy: @unchecked Sendable {
+    /// Rewrites the lines one connection's server sends, in order: each line (without its newline) becomes
+    /// the bytes returned, which must be whole lines, newlines included. Called on that connection's thread
+    /// only, so it may keep state of its own.
+    public typealias LineRewriter = ([UInt8]) -> [UInt8]
+
+    /// Bytes read from a socket at a time.
+    static let chunkBytes = 16 * 1024
+
+    public let port: Int
     private let listener: Int32
     private let serverPort: Int
+    private let makeRewriter: (@Sendable () -> LineRewriter)?
     private let lock = NSLock()
     /// Client and server descriptors of each accepted connection, in the order they were accepted.
     private var pairs: [(client: Int32, server: Int32)] = []
     private var closed = false
 
-    init(serverPort: Int) throws {
+    /// A proxy to the server on `serverPort`. With `makeRewriter`, each connection's server lines go
+    /// through a rewriter of its own; without, bytes pass unchanged.
+    public init(serverPort: Int, rewritingServerLines makeRewriter: (@Sendable () -> LineRewriter)? = nil) throws {
         self.serverPort = serverPort
+        self.makeRewriter = makeRewriter
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -41,14 +53,14 @@ final class CuttingProxy: @unchecked Sendable {
     }
 
     /// How many connections were accepted so far.
-    var accepted: Int {
+    public var accepted: Int {
         lock.lock()
         defer { lock.unlock() }
         return pairs.count
     }
 
     /// Cuts connection `index` (in accept order) on both sides at once.
-    func cut(_ index: Int) {
+    public func cut(_ index: Int) {
         lock.lock()
         let pair = pairs[index]
         lock.unlock()
@@ -57,7 +69,7 @@ final class CuttingProxy: @unchecked Sendable {
     }
 
     /// Stops accepting and cuts everything.
-    func close() {
+    public func close() {
         lock.lock()
         closed = true
         let all = pairs
@@ -93,10 +105,13 @@ final class CuttingProxy: @unchecked Sendable {
                 shutdown(server, Int32(SHUT_RDWR))
             }
             let finished = DispatchGroup()
-            for (from, to) in [(client, server), (server, client)] {
+            let directions: [(from: Int32, to: Int32, rewriting: (@Sendable () -> LineRewriter)?)] =
+                [(client, server, nil), (server, client, makeRewriter)]
+            for direction in directions {
                 finished.enter()
                 Thread.detachNewThread {
-                    Self.pump(from: from, to: to)
+                    // Made on the thread that uses it: a rewriter keeps state and is not shared.
+                    Self.pump(from: direction.from, to: direction.to, rewriting: direction.rewriting?())
                     finished.leave()
                 }
             }
@@ -107,23 +122,41 @@ final class CuttingProxy: @unchecked Sendable {
         }
     }
 
-    /// Copies bytes until either side ends, then ends the other side too.
-    private static func pump(from source: Int32, to target: Int32) {
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+    /// Copies bytes (whole lines through `rewrite`, if given) until either side ends, then ends the other
+    /// side too.
+    private static func pump(from source: Int32, to target: Int32, rewriting rewrite: LineRewriter?) {
+        var buffer = [UInt8](repeating: 0, count: chunkBytes)
+        var partial: [UInt8] = []
         while true {
             let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
             if count <= 0 { break }
-            var offset = 0
-            while offset < count {
-                let written = buffer.withUnsafeBytes { Glibc.send(target, $0.baseAddress! + offset, count - offset, Int32(MSG_NOSIGNAL)) }
-                if written <= 0 {
-                    shutdown(source, Int32(SHUT_RDWR))
-                    return
+            var output = Array(buffer[..<count])
+            if let rewrite {
+                partial += output
+                output = []
+                while let newline = partial.firstIndex(of: UInt8(ascii: "\n")) {
+                    output += rewrite(Array(partial[..<newline]))
+                    partial.removeSubrange(...newline)
                 }
-                offset += written
+            }
+            guard send(output, to: target) else {
+                shutdown(source, Int32(SHUT_RDWR))
+                return
             }
         }
+        _ = send(partial, to: target)
         shutdown(target, Int32(SHUT_RDWR))
+    }
+
+    /// Writes all of `bytes`; false if the target is gone.
+    private static func send(_ bytes: [UInt8], to target: Int32) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.send(target, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+            if written <= 0 { return false }
+            offset += written
+        }
+        return true
     }
 
     private static func loopback(port: Int) -> sockaddr_in {
