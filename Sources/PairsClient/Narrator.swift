@@ -18,8 +18,8 @@ public struct Narrator: Sendable {
     /// who has just left). `room` names the room in the first line a player sees.
     ///
     /// Only the event's kind is certain: protocol.md lets a server leave out its seat and cards, so what it
-    /// leaves out is read from the state where the state shows it (whose turn it is, the cards face up, who
-    /// took a pair), and otherwise left unsaid. A kind this client does not know is not told at all.
+    /// leaves out is read from the states where they show it (whose turn it is, the cards that turned, who
+    /// took them), and otherwise left unsaid. A kind this client does not know is not told at all.
     public func describe(_ state: WireState, previous: WireState?, room: String) -> [String] {
         let event = state.event
         func who(_ seat: Seat?) -> Subject {
@@ -30,6 +30,17 @@ public struct Narrator: Sendable {
         func flipped(_ seat: Seat?, _ card: Int?) -> [String] {
             card.map { ["\(who(seat).name) flipped \($0): \(face($0))"] } ?? []
         }
+        /// The two cards that turned from `before` to `after` since the previous state, when the event
+        /// does not say which.
+        func turned(_ change: (_ before: CardView, _ after: CardView) -> Bool) -> CardPair? {
+            guard let previous, previous.cards.count == state.cards.count else { return nil }
+            let cards = state.cards.indices.filter { change(previous.cards[$0], state.cards[$0]) }
+            return cards.count == 2 ? CardPair(cards[0], cards[1]) : nil
+        }
+        func taken(_ before: CardView, _ after: CardView) -> Bool {
+            if case .matched = after, !Self.isMatched(before) { true } else { false }
+        }
+        // The card flipped second, only if the server said: the flip order is not on the board.
         let second = event.card ?? event.cards?.second
         switch event.kind {
         case .join:
@@ -43,8 +54,10 @@ public struct Narrator: Sendable {
             let card = event.card ?? state.cardUp?.card
             return card == nil ? ["\(who(seat).name) flipped a card"] : flipped(seat, card)
         case .match:
-            let seat = event.seat ?? second.flatMap { Self.taker(of: $0, in: state) }
-            return flipped(seat, second) + ["\(who(seat).name) found a pair\(second.map { " (\(face($0)))" } ?? "")"]
+            let pair = event.cards ?? turned(taken)
+            let seat = event.seat ?? pair.flatMap { Self.taker(of: $0.second, in: state) }
+            let what = pair.map { " (\(face($0.second)))" } ?? ""
+            return flipped(seat, second) + ["\(who(seat).name) found a pair\(what)"]
         case .mismatch:
             // During the reveal the turn is still the flipper's, and the two cards are the ones face up.
             let seat = event.seat ?? state.turn
@@ -52,15 +65,19 @@ public struct Narrator: Sendable {
             let what = faces.count == 2 ? " (\(faces[0]) and \(faces[1]))" : ""
             return flipped(seat, second) + ["no match\(what)"]
         case .hide:
-            guard let cards = event.cards else { return ["the cards turned back"] }
+            let hidden = event.cards ?? turned { before, after in
+                if case .up = before, after == .down { true } else { false }
+            }
+            guard let cards = hidden else { return ["the cards turned back"] }
             return ["cards \(cards.first) and \(cards.second) turned back"]
         case .timeout:
             let rest = event.card.map { "; card \($0) turned back" } ?? ""
             return ["\(who(event.seat ?? previous?.turn).name) ran out of time\(rest)"]
         case .over:
-            let seat = event.seat ?? second.flatMap { Self.taker(of: $0, in: state) }
-            return flipped(seat, second)
-                + ["\(who(seat).name) found the last pair\(second.map { " (\(face($0)))" } ?? "")", result(of: state)]
+            let pair = event.cards ?? turned(taken)
+            let seat = event.seat ?? pair.flatMap { Self.taker(of: $0.second, in: state) }
+            let what = pair.map { " (\(face($0.second)))" } ?? ""
+            return flipped(seat, second) + ["\(who(seat).name) found the last pair\(what)", result(of: state)]
         case .forfeit:
             // Whoever forfeits loses, so the loser is the winner's opponent.
             let seat = event.seat ?? state.outcome?.winner?.opponent
@@ -127,6 +144,10 @@ public struct Narrator: Sendable {
     static func taker(of card: Int, in state: WireState) -> Seat? {
         guard state.cards.indices.contains(card), case .matched(_, let seat) = state.cards[card] else { return nil }
         return seat
+    }
+
+    private static func isMatched(_ card: CardView) -> Bool {
+        if case .matched = card { true } else { false }
     }
 
     /// The cards face up (and not matched), in board order.

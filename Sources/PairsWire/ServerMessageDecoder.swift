@@ -190,15 +190,13 @@ public enum ServerMessageError: Error, Sendable, Hashable, CustomStringConvertib
 /// Typed reads of an object's fields that name the field when they fail, and remember which fields were
 /// read so the ones nobody asked for can be reported as unknown.
 private struct Reader {
-    /// Members tracked for being read: a protocol object has at most a few dozen. Any past this many count
-    /// as unknown.
-    static let trackedMembers = 64
-
     let object: JSONObject
     /// Where the object is in its message (`state.event`), to name its unknown fields.
     var path: String
-    /// Bit i is set once member i has been read.
+    /// Bit i is set once member i has been read: protocol objects have fewer than 64 members.
     private var read: UInt64 = 0
+    /// The members read past the 64th, which only an object padded with unknown fields has.
+    private var readBeyond: Set<Int> = []
 
     init(object: JSONObject, path: String) {
         self.object = object
@@ -208,15 +206,18 @@ private struct Reader {
     /// The value of `key`, marking it read.
     mutating func value(_ key: String) -> JSONValue? {
         guard let index = object.members.firstIndex(where: { $0.key == key }) else { return nil }
-        if index < Self.trackedMembers { read |= 1 << UInt64(index) }
+        if index < UInt64.bitWidth { read |= 1 << UInt64(index) } else { readBeyond.insert(index) }
         return object.members[index].value
+    }
+
+    private func wasRead(_ index: Int) -> Bool {
+        index < UInt64.bitWidth ? read & (1 << UInt64(index)) != 0 : readBeyond.contains(index)
     }
 
     /// Records the first member nobody read as `unknown`, unless something was recorded already.
     func noteUnknownField(in unknown: inout UnknownPart?) {
         guard unknown == nil else { return }
-        for (index, member) in object.members.enumerated()
-        where index >= Self.trackedMembers || read & (1 << UInt64(index)) == 0 {
+        for (index, member) in object.members.enumerated() where !wasRead(index) {
             unknown = .field(path.isEmpty ? member.key : "\(path).\(member.key)")
             return
         }

@@ -157,6 +157,9 @@ private struct Table {
     var inbox: [(bot: Int, input: BotInput)] = []
     var nextID: Int64 = 1
     var now = Moment(milliseconds: 0)
+    /// Whether states go out as a server that leaves out everything optional sends them: events of only
+    /// their kind, and no ids.
+    var sendsBareEvents = false
 
     init(games: Int, strategies: [StrategyKind]) {
         bots = strategies.enumerated().map { index, strategy in
@@ -218,17 +221,23 @@ private struct Table {
 
     private mutating func broadcast(_ states: [PublicState], id: RequestID) {
         for state in states {
+            var message = StateMessage(room: "table", spectators: 0, state: state, id: id)
+            if sendsBareEvents {
+                message.state.event = StateEvent(kind: message.state.event.kind)
+                message.id = nil
+            }
             for index in bots.indices where seats[index] != nil {
-                inbox.append((index, .message(.state(StateMessage(room: "table", spectators: 0, state: state, id: id)))))
+                inbox.append((index, .message(.state(message))))
             }
         }
     }
 }
 
-@Test("two bots play a series to the end against the real rules, and every game adds up",
-      arguments: [[StrategyKind.memory, .memory], [.memory, .random], [.random, .random]])
-func botsPlayASeriesAgainstTheRules(strategies: [StrategyKind]) {
+@Test("two bots play a series to the end against the real rules, and every game adds up, also when events are only their kind and carry no id",
+      arguments: [[StrategyKind.memory, .memory], [.memory, .random], [.random, .random]], [false, true])
+func botsPlayASeriesAgainstTheRules(strategies: [StrategyKind], bareEvents: Bool) {
     var table = Table(games: 10, strategies: strategies)
+    table.sendsBareEvents = bareEvents
     let steps = table.run(maxSteps: 100_000)
     #expect(steps < 100_000, "the table never went quiet")
     #expect(table.finished == [.done, .done])

@@ -41,6 +41,55 @@ func movesAreToldInWords() {
     ])
 }
 
+/// `state` as a server that leaves out everything protocol.md lets it sends it: an event of only its kind.
+private func bare(_ state: WireState) -> WireState {
+    state.describing(StateEvent(kind: state.event.kind))
+}
+
+@Test("moves are told from the board when events are only their kind: who from the turn and the takers, cards from what turned")
+func movesAreToldFromTheBoard() {
+    var cards: [CardView] = Array(repeating: .down, count: 6)
+    cards[1] = .up(face: "cat")
+    let flip = makeState(seq: 4, cards: cards, turn: .second, event: .flip(.second, card: 1))
+    var both = cards
+    both[3] = .up(face: "dog")
+    let mismatch = makeState(seq: 5, phase: .reveal, cards: both, turn: .second, event: .mismatch(.second, cards: CardPair(1, 3)))
+    let hide = makeState(seq: 6, turn: .first, event: .hide(cards: CardPair(1, 3)))
+    var taken = Array(repeating: CardView.down, count: 6)
+    taken[0] = .matched(face: "ant", by: .first)
+    taken[5] = .matched(face: "ant", by: .first)
+    let match = makeState(seq: 7, cards: taken, scores: [1, 0], turn: .first, event: .match(.first, cards: CardPair(0, 5)))
+    let unknown = makeState(seq: 8, cards: taken, scores: [1, 0], turn: .first).describing(StateEvent(kind: .unknown("x_juggle")))
+    let (_, lines) = model(after: [makeState(seq: 3), flip, mismatch, hide, match].map(bare) + [unknown])
+    #expect(lines.map(\.description) == [
+        "connected to localhost:7777 (pairs test)",
+        "game 1 started: you go first",
+        "your turn",
+        "bob flipped 1: cat",
+        "no match (cat and dog)",
+        "cards 1 and 3 turned back",
+        "your turn",
+        "you found a pair (ant)",
+        "your turn",
+    ])
+}
+
+@Test("a game ended by a forfeit is told from the outcome when the event does not say who forfeited")
+func forfeitIsToldFromTheOutcome() {
+    let forfeit = makeState(seq: 6, phase: .over, turn: nil, outcome: .win(.first), event: .forfeit(.second))
+    let (_, lines) = model(after: [makeState(seq: 3), bare(forfeit)])
+    #expect(lines.map(\.description).suffix(4).first == "bob forfeited the game")
+    #expect(lines.map(\.description).contains("game over: you win by forfeit, 0 to 0"))
+    #expect(GameRecord(number: 1, state: bare(forfeit), seat: .first)?.forfeitedBy == "bob")
+}
+
+@Test("something the server sent that this client does not know is said in words")
+func unknownPartsAreSaid() {
+    var (model, _) = model(after: [makeState(seq: 3)])
+    let lines = model.apply(.skippedUnknown(.eventKind("x_juggle")), at: Moment(milliseconds: 0))
+    #expect(lines.map(\.description) == [#"ignored parts of the server's messages this client does not know (first: unknown event kind "x_juggle")"#])
+}
+
 @Test("the end of a game says who won by how much, the series, and what to type next")
 func gameOverIsTold() {
     let over = makeState(seq: 20, phase: .over, cards: [.matched(face: "ant", by: .second), .matched(face: "ant", by: .second)],

@@ -90,7 +90,7 @@ private let ids: [RequestID?] = [
     .string(String(repeating: "😀", count: 16)), .string("\u{1}\"\\\u{7F}"),
 ]
 
-private let stateFixtures: [MessageFixture] = {
+let stateFixtures: [MessageFixture] = {
     var fixtures: [MessageFixture] = []
     for (name, event) in everyEvent {
         fixtures.append(MessageFixture("state after \(name)", state(event: event)))
@@ -147,7 +147,7 @@ private let stateFixtures: [MessageFixture] = {
     return fixtures
 }()
 
-private let otherFixtures: [MessageFixture] = {
+let otherFixtures: [MessageFixture] = {
     var fixtures: [MessageFixture] = [
         MessageFixture("welcome before hello", .welcome(Welcome(
             server: "pairs 0.1", session: "c1", hint: "type: join | join ROOM | list | help"))),
