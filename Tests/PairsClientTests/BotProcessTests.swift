@@ -32,12 +32,9 @@ func botsPlayTwentyFiveGames() async throws {
 @Test("pairs bot plays full games against a server whose events are just their kind, and that sends fields, event kinds and messages it does not know, and says so once",
       .timeLimit(.minutes(2)))
 func botsPlayAForeignServer() async throws {
-    let server = try startServer(pairs: 3, revealMilliseconds: 0, seed: nil)
-    defer { server.stop() }
-    let tally = ForeignServerLines.Tally()
-    let proxy = try TCPProxy(serverPort: server.port) { ForeignServerLines(tally: tally).rewrite }
-    defer { proxy.close() }
-    let common = ["--host", "127.0.0.1", "--port", String(proxy.port), "--room", "foreign", "--games", "6", "--think-ms", "0"]
+    let foreign = try ForeignServer(pairs: 3)
+    defer { foreign.stop() }
+    let common = ["--host", "127.0.0.1", "--port", String(foreign.port), "--room", "foreign", "--games", "6", "--think-ms", "0"]
     let alpha = try Subprocess(try Tools.pairs(), ["bot"] + common + ["--name", "alpha", "--strategy", "memory", "--seed", "1"])
     defer { alpha.terminate() }
     let beta = try Subprocess(try Tools.pairs(), ["bot"] + common + ["--name", "beta", "--strategy", "random", "--seed", "2"])
@@ -52,7 +49,7 @@ func botsPlayAForeignServer() async throws {
     let notice = "pairs bot: ignored parts of the server's messages it does not know (first: unknown message type \"\(ForeignServerLines.inventedType)\")\n"
     #expect(alpha.errorText == notice)
     #expect(beta.errorText == notice)
-    #expect(tally.states > 6 * 3 * 2 && tally.inventedStates > 0 && tally.inventedMessages > 0)
+    #expect(foreign.tally.states > 6 * 3 * 2 && foreign.tally.inventedStates > 0 && foreign.tally.inventedMessages > 0)
 }
 
 @Test("pairs bot exits 1 with a clear message when nothing listens on the port")

@@ -1,5 +1,34 @@
+import PairsServer
+import PairsTestSupport
 import PairsWire
 import Synchronization
+
+/// A real server behind a `TCPProxy` that rewrites its lines with `ForeignServerLines`: what a client sees
+/// of another server that follows protocol.md. Stop it with `stop()` (use `defer`).
+struct ForeignServer {
+    let server: Server
+    let proxy: TCPProxy
+    let tally = ForeignServerLines.Tally()
+
+    /// The port the clients connect to.
+    var port: Int { proxy.port }
+
+    init(pairs: Int) throws {
+        server = try startServer(pairs: pairs, revealMilliseconds: 0, seed: nil)
+        let tally = self.tally
+        do {
+            proxy = try TCPProxy(serverPort: server.port) { ForeignServerLines(tally: tally).rewrite }
+        } catch {
+            server.stop()
+            throw error
+        }
+    }
+
+    func stop() {
+        proxy.close()
+        server.stop()
+    }
+}
 
 /// Turns this server's lines into those of another server that follows protocol.md as well, but no more
 /// than it must, and speaks a later version: for `TCPProxy` to put between a client and the real server.

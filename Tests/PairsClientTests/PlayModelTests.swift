@@ -12,10 +12,10 @@ private func model(after states: [WireState], seat: Seat? = .first, at now: Mome
     return (model, lines)
 }
 
-@Test("every move is told in words, with 'you' for the player and names for the others")
-func movesAreToldInWords() {
+/// A game's start, then bob's flip and mismatch, the hide, and ann's match.
+private func aTurnOfEach() -> [WireState] {
     var cards: [CardView] = Array(repeating: .down, count: 6)
-    cards[7 % 6] = .up(face: "cat")
+    cards[1] = .up(face: "cat")
     let flip = makeState(seq: 4, cards: cards, turn: .second, event: .flip(.second, card: 1))
     var both = cards
     both[3] = .up(face: "dog")
@@ -25,7 +25,12 @@ func movesAreToldInWords() {
     taken[0] = .matched(face: "ant", by: .first)
     taken[5] = .matched(face: "ant", by: .first)
     let match = makeState(seq: 7, cards: taken, scores: [1, 0], turn: .first, event: .match(.first, cards: CardPair(0, 5)))
-    let (_, lines) = model(after: [makeState(seq: 3), flip, mismatch, hide, match])
+    return [makeState(seq: 3), flip, mismatch, hide, match]
+}
+
+@Test("every move is told in words, with 'you' for the player and names for the others")
+func movesAreToldInWords() {
+    let (_, lines) = model(after: aTurnOfEach())
     #expect(lines.map(\.description) == [
         "connected to localhost:7777 (pairs test)",
         "game 1 started: you go first",
@@ -48,19 +53,11 @@ private func bare(_ state: WireState) -> WireState {
 
 @Test("moves are told from the board when events are only their kind: who from the turn and the takers, cards from what turned")
 func movesAreToldFromTheBoard() {
-    var cards: [CardView] = Array(repeating: .down, count: 6)
-    cards[1] = .up(face: "cat")
-    let flip = makeState(seq: 4, cards: cards, turn: .second, event: .flip(.second, card: 1))
-    var both = cards
-    both[3] = .up(face: "dog")
-    let mismatch = makeState(seq: 5, phase: .reveal, cards: both, turn: .second, event: .mismatch(.second, cards: CardPair(1, 3)))
-    let hide = makeState(seq: 6, turn: .first, event: .hide(cards: CardPair(1, 3)))
-    var taken = Array(repeating: CardView.down, count: 6)
-    taken[0] = .matched(face: "ant", by: .first)
-    taken[5] = .matched(face: "ant", by: .first)
-    let match = makeState(seq: 7, cards: taken, scores: [1, 0], turn: .first, event: .match(.first, cards: CardPair(0, 5)))
-    let unknown = makeState(seq: 8, cards: taken, scores: [1, 0], turn: .first).describing(StateEvent(kind: .unknown("x_juggle")))
-    let (_, lines) = model(after: [makeState(seq: 3), flip, mismatch, hide, match].map(bare) + [unknown])
+    let states = aTurnOfEach()
+    var unknown = bare(states[states.count - 1])
+    unknown.seq += 1
+    unknown.event.kind = .unknown("x_juggle")
+    let (_, lines) = model(after: states.map(bare) + [unknown])
     #expect(lines.map(\.description) == [
         "connected to localhost:7777 (pairs test)",
         "game 1 started: you go first",

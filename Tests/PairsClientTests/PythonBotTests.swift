@@ -38,12 +38,9 @@ func pythonBotPlaysPairsBot(strategy: String) async throws {
 func pythonBotPlaysAForeignServer() async throws {
     let python = try Tools.external("python3")
     let script = Tools.clientsDirectory.appendingPathComponent("python/pairs_bot.py")
-    let server = try startServer(pairs: 3, revealMilliseconds: 0, seed: nil)
-    defer { server.stop() }
-    let tally = ForeignServerLines.Tally()
-    let proxy = try TCPProxy(serverPort: server.port) { ForeignServerLines(tally: tally).rewrite }
-    defer { proxy.close() }
-    let common = ["--host", "127.0.0.1", "--port", String(proxy.port), "--room", "foreign", "--games", "4", "--think-ms", "0"]
+    let foreign = try ForeignServer(pairs: 3)
+    defer { foreign.stop() }
+    let common = ["--host", "127.0.0.1", "--port", String(foreign.port), "--room", "foreign", "--games", "4", "--think-ms", "0"]
     let swiftBot = try Subprocess(try Tools.pairs(), ["bot"] + common + ["--name", "swift", "--seed", "3"])
     defer { swiftBot.terminate() }
     let pythonBot = try Subprocess(python, [script.path] + common + ["--name", "snake", "--seed", "4"])
@@ -54,7 +51,7 @@ func pythonBotPlaysAForeignServer() async throws {
     #expect(seriesDisagreements(pythonBot.lines.compactMap(GameLine.init), swiftBot.lines.compactMap(GameLine.init),
                                 names: ("snake", "swift"), games: 4, pairs: 3) == [])
     #expect(pythonBot.errorText == "pairs_bot.py: ignored parts of the server's messages it does not know (first: unknown message type \"\(ForeignServerLines.inventedType)\")\n")
-    #expect(tally.inventedStates > 0)
+    #expect(foreign.tally.inventedStates > 0)
 }
 
 @Test("the Python bot exits 1 with a message when it cannot connect", Tools.needs("python3"))
