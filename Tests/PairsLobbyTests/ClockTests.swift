@@ -27,7 +27,7 @@ struct ClockTests {
         lobby.advance(by: 1)
         let states = lobby.states(bob)
         #expect(states.count == 1)
-        #expect(states.first?.state.event == .timeout(.first, hidden: nil))
+        #expect(states.first?.state.event == StateEvent(.timeout(.first, hidden: nil)))
         #expect(states.first?.state.turn == .second)
         #expect(states.first?.state.turnMillisecondsLeft == 30_000)
     }
@@ -41,7 +41,7 @@ struct ClockTests {
         #expect(lobby.states(ann).last?.state.turnMillisecondsLeft == 20_000)
         lobby.advance(by: 20_000)
         let timeout = lobby.states(ann).last?.state
-        #expect(timeout?.event == .timeout(.first, hidden: 0))
+        #expect(timeout?.event == StateEvent(.timeout(.first, hidden: 0)))
         #expect(timeout?.cards[0] == .down)
     }
 
@@ -52,10 +52,11 @@ struct ClockTests {
         // Neither player moves: ann, bob, ann, bob, then ann's third timeout in a row forfeits.
         lobby.advance(by: 6 * 30_000)
         let events = lobby.states(bob).map(\.state.event)
-        #expect(events.prefix(5) == [.timeout(.first, hidden: nil), .timeout(.second, hidden: nil),
+        let timeouts: [GameEvent] = [.timeout(.first, hidden: nil), .timeout(.second, hidden: nil),
                                      .timeout(.first, hidden: nil), .timeout(.second, hidden: nil),
-                                     .timeout(.first, hidden: nil)])
-        #expect(events.dropFirst(5).first == .forfeit(.first))
+                                     .timeout(.first, hidden: nil)]
+        #expect(Array(events.prefix(5)) == timeouts.map(StateEvent.init))
+        #expect(events.dropFirst(5).first == StateEvent(.forfeit(.first)))
         #expect(lobby.lastState(ann)?.state.outcome == .win(.second))
     }
 
@@ -72,7 +73,7 @@ struct ClockTests {
         #expect(lobby.states(bob).isEmpty)
         lobby.advance(by: 1)
         let hide = try #require(lobby.states(bob).last?.state)
-        #expect(hide.event == .hide(cards: CardPair(0, partner)))
+        #expect(hide.event == StateEvent(.hide(cards: CardPair(0, partner))))
         #expect(hide.turn == .second)
         #expect(hide.cards.allSatisfy { $0 == .down })
         // The turn clock was stopped during the reveal and starts afresh for bob.
@@ -84,12 +85,12 @@ struct ClockTests {
         let lobby = LobbyHarness { $0.graceSeconds = 60; $0.defaultOptions.turnSeconds = 0 }
         let (ann, bob) = startedGame(lobby)
         lobby.drop(ann)
-        #expect(lobby.states(bob).last?.state.event == .disconnect(.first))
+        #expect(lobby.states(bob).last?.state.event == StateEvent(.disconnect(.first)))
         lobby.advance(by: 59_999)
         #expect(lobby.states(bob).isEmpty)
         lobby.advance(by: 1)
         let events = lobby.states(bob).map(\.state.event)
-        #expect(events == [.forfeit(.first), .leave(.first)])
+        #expect(events == [StateEvent(.forfeit(.first)), StateEvent(.leave(.first))])
     }
 
     @Test("a player back within the grace period keeps the seat, and the forfeit never comes")
