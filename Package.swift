@@ -26,6 +26,9 @@ let package = Package(
         // The lobby: rooms, seats, quick match, chat, limits and what every request does. Decides, and says
         // what to send and whom to close; touches no socket and reads no clock.
         .target(name: "PairsLobby", dependencies: ["PairsRules", "PairsWire"]),
+        // The browser's side of the wire as pure codecs: connection sniffing, HTTP requests and responses, the
+        // WebSocket handshake and frames, and the client page. Knows bytes, not sockets; depends on nothing.
+        .target(name: "PairsWeb"),
         // The TCP transport: sockets, the epoll set, Dispatch queues and timers, output buffers and goodbyes.
         // Carries out what the lobby decides.
         .target(name: "PairsServer", dependencies: ["PairsLobby", "PairsRules", "PairsWire", "PairsPolling"]),
@@ -43,6 +46,7 @@ let package = Package(
         .testTarget(name: "PairsPollingTests", dependencies: ["PairsPolling"]),
         .testTarget(name: "PairsStorageTests", dependencies: ["PairsStorage", "CSQLite", "PairsTestSupport"]),
         .testTarget(name: "PairsWireTests", dependencies: ["PairsWire", "PairsRules", "PairsTestSupport"]),
+        .testTarget(name: "PairsWebTests", dependencies: ["PairsWeb", "PairsRules", "PairsTestSupport"]),
         .testTarget(name: "PairsLobbyTests", dependencies: ["PairsLobby", "PairsWire", "PairsRules", "PairsTestSupport"]),
         .testTarget(name: "PairsServerTests", dependencies: ["PairsServer", "PairsLobby", "PairsWire", "PairsRules", "PairsTestSupport"]),
         .testTarget(name: "PairsClientTests", dependencies: ["PairsClient", "PairsServer", "PairsLobby", "PairsWire", "PairsRules", "PairsTestSupport"]),
