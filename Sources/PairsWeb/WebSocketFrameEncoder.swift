@@ -1,0 +1,69 @@
+/// Writes the frames a server sends (RFC 6455 §5.2): unmasked, unfragmented, no reserved bits.
+public enum WebSocketFrameEncoder {
+    /// The most payload a control frame (close, ping, pong) may carry, in bytes (§5.5): a control frame must
+    /// fit in the shortest header form.
+    public static let maxControlPayloadBytes = 125
+
+    /// The most bytes of reason a close frame can carry: its payload less the two bytes of the code.
+    public static let maxCloseReasonBytes = maxControlPayloadBytes - 2
+
+    /// Appends the header of a final, unmasked frame of `payloadLength` bytes, to be followed by the payload:
+    /// for writing a payload that is already in the caller's buffer without copying it into a frame first.
+    public static func appendHeader(opcode: WebSocketOpcode, payloadLength: Int, to buffer: inout [UInt8]) {
+        precondition(payloadLength >= 0, "a payload length cannot be negative")
+        buffer.append(0x80 | opcode.rawValue)
+        switch payloadLength {
+        case 0...125:
+            buffer.append(UInt8(payloadLength))
+        case 126...0xFFFF:
+            buffer.append(126)
+            buffer.append(UInt8(truncatingIfNeeded: payloadLength >> 8))
+            buffer.append(UInt8(truncatingIfNeeded: payloadLength))
+        default:
+            buffer.append(127)
+            for shift in stride(from: 56, through: 0, by: -8) {
+                buffer.append(UInt8(truncatingIfNeeded: UInt64(payloadLength) >> UInt64(shift)))
+            }
+        }
+    }
+
+    /// A whole frame of `opcode` carrying `payload`.
+    public static func frame(_ opcode: WebSocketOpcode, payload: some Collection<UInt8>) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(10 + payload.count)
+        appendHeader(opcode: opcode, payloadLength: payload.count, to: &bytes)
+        bytes.append(contentsOf: payload)
+        return bytes
+    }
+
+    /// A text message in one frame: one JSON message of protocol.md, without its line's newline.
+    public static func text(_ payload: some Collection<UInt8>) -> [UInt8] {
+        frame(.text, payload: payload)
+    }
+
+    /// A ping carrying `payload`, at most `maxControlPayloadBytes`.
+    public static func ping(_ payload: some Collection<UInt8> = []) -> [UInt8] {
+        precondition(payload.count <= maxControlPayloadBytes, "a ping carries at most 125 bytes")
+        return frame(.ping, payload: payload)
+    }
+
+    /// The answer to a ping: its payload, which the decoder guarantees is at most 125 bytes.
+    public static func pong(_ payload: some Collection<UInt8>) -> [UInt8] {
+        precondition(payload.count <= maxControlPayloadBytes, "a pong carries at most 125 bytes")
+        return frame(.pong, payload: payload)
+    }
+
+    /// A close frame with `code` and `reason`, the reason cut at a character boundary to
+    /// `maxCloseReasonBytes` if it is longer.
+    public static func close(code: WebSocketCloseCode, reason: String = "") -> [UInt8] {
+        var payload = [UInt8(truncatingIfNeeded: code.rawValue >> 8), UInt8(truncatingIfNeeded: code.rawValue)]
+        var reasonBytes = 0
+        for character in reason {
+            let utf8 = character.utf8
+            guard reasonBytes + utf8.count <= maxCloseReasonBytes else { break }
+            payload.append(contentsOf: utf8)
+            reasonBytes += utf8.count
+        }
+        return frame(.close, payload: payload)
+    }
+}
