@@ -1,15 +1,11 @@
 /// The header fields of a request or response, in the order they came, looked up by name without regard to
 /// ASCII case (RFC 9110 §5.1: field names are case-insensitive).
 public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral {
-    /// One field: a name and its value, the value without the whitespace around it.
+    /// One field: a name and its value, the value without the whitespace around it. Made with `append` or
+    /// a dictionary literal.
     public struct Field: Sendable, Hashable {
         public var name: String
         public var value: String
-
-        public init(name: String, value: String) {
-            self.name = name
-            self.value = value
-        }
     }
 
     /// Every field, in order, duplicates included.
