@@ -1,0 +1,95 @@
+import Foundation
+@testable import PairsWeb
+import PairsTestSupport
+import Testing
+
+/// The page's script, between its `<script>` tags.
+private var script: String {
+    let html = ClientPage.html
+    guard let start = html.range(of: "<script>"), let end = html.range(of: "</script>") else { return "" }
+    return String(html[start.upperBound..<end.lowerBound])
+}
+
+@Test("the page is served with its type, an ETag and revalidation, and HEAD gets the headers alone")
+func pageResponse() {
+    let response = ClientPage.response(to: HTTPRequest(method: .get, target: "/", headers: ["Host": "a"]))
+    #expect(response.status == .ok)
+    #expect(response.body == ClientPage.bytes)
+    #expect(response.headers["Content-Type"] == "text/html; charset=utf-8")
+    #expect(response.headers["Cache-Control"] == "no-cache")
+    #expect(response.headers["ETag"] == ClientPage.etag)
+    #expect(ClientPage.etag.count == 42 && ClientPage.etag.hasPrefix("\"") && ClientPage.etag.hasSuffix("\""))
+    let encoded = response.encoded()
+    let head = response.encoded(includingBody: false)
+    #expect(encoded == head + ClientPage.bytes)
+    #expect(String(decoding: head, as: UTF8.self).contains("Content-Length: \(ClientPage.bytes.count)\r\n"))
+}
+
+@Test("a browser holding the current page gets 304 without a body; any other tag gets the page", arguments: [
+    (ClientPage.etag, HTTPStatus.notModified), ("\"old\", \(ClientPage.etag)", .notModified), ("W/\(ClientPage.etag)", .notModified),
+    ("*", .notModified), ("\"old\"", .ok), ("", .ok),
+])
+func conditionalRequests(ifNoneMatch: String, status: HTTPStatus) {
+    let request = HTTPRequest(method: .get, target: "/", headers: ["Host": "a", "If-None-Match": ifNoneMatch])
+    let response = ClientPage.response(to: request)
+    #expect(response.status == status)
+    #expect(response.headers["ETag"] == ClientPage.etag)
+    if status == .notModified {
+        #expect(!String(decoding: response.encoded(), as: UTF8.self).contains("<html"))
+    }
+}
+
+@Test("the page is one document that loads nothing from anywhere else")
+func pageIsSelfContained() {
+    let html = ClientPage.html
+    #expect(html.hasPrefix("<!doctype html>"))
+    #expect(!html.contains("http://") && !html.contains("https://"))
+    #expect(!html.contains(" src=") && !html.contains("@import") && !html.contains("url("))
+    #expect(html.contains(#"<link rel="icon" href="data:,">"#))
+    #expect(ClientPage.bytes.count < 40_000)
+}
+
+@Test("the page keeps the hooks tests and scripts rely on")
+func stableHooks() {
+    let code = script
+    for hook in [#""data-card": index"#, #""data-state": "down""#, "node.dataset.state = data.state", #"params.get("room")"#,
+                 #"params.get("name")"#, #"params.get("watch")"#, #"sessionStorage.setItem("pairs.token""#,
+                 #"new WebSocket(scheme + location.host + "/ws")"#, "prefers-color-scheme"] {
+        #expect(code.contains(hook) || ClientPage.html.contains(hook), "\(hook)")
+    }
+}
+
+@Test("the page sends only requests of protocol.md and has words for every event kind")
+func pageSpeaksTheProtocol() throws {
+    let requests: Set<String> = ["hello", "join", "flip", "rematch", "leave", "say", "watch", "list", "resume", "ping", "stats", "help", "quit"]
+    // Requests are object literals passed to send() or kept as the join or watch to make (`intent`,
+    // `request`); other `type:` keys in the script are element attributes and rule descriptors.
+    let sent = try Regex(#"(?:send\(|intent|request = )[^{\n]*\{ type: "([a-z_]+)""#)
+    let sentTypes = Set(script.matches(of: sent).map { String($0.output[1].substring ?? "") })
+    #expect(sentTypes.isSuperset(of: ["hello", "join", "flip", "rematch", "leave", "say", "watch", "list", "resume", "ping"]))
+    #expect(sentTypes.isSubset(of: requests), "\(sentTypes.subtracting(requests))")
+    for kind in ["join", "start", "flip", "match", "mismatch", "hide", "timeout", "over", "forfeit", "leave", "disconnect", "reconnect", "rematch"] {
+        #expect(script.contains("case \"\(kind)\": return"), "event kind \(kind)")
+    }
+    for message in ["welcome", "joined", "state", "left", "rooms", "chat", "error", "bye", "pong"] {
+        #expect(script.contains("  \(message)("), "handler for \(message)")
+    }
+}
+
+@Test("the page's script is valid JavaScript (node --check)", Tools.needs("node"))
+func scriptParses() throws {
+    let node = try Tools.external("node")
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("pairs-page-\(ProcessInfo.processInfo.processIdentifier).js")
+    try script.write(to: file, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let process = Process()
+    process.executableURL = node
+    process.arguments = ["--check", file.path]
+    let errors = Pipe()
+    process.standardError = errors
+    try process.run()
+    // Read before waiting, so a long error message cannot fill the pipe and stall node.
+    let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0, "\(message)")
+}
