@@ -268,7 +268,12 @@ const handlers = {
     clearTimeout(S.pingTimer);
   },
   joined(m) {
-    if (m.room !== S.room) S.state = null;
+    if (m.room !== S.room) {
+      // A new room starts with empty logs; a resumed seat keeps what the page had already shown.
+      S.state = null;
+      $("events").replaceChildren();
+      $("chat-log").replaceChildren();
+    }
     S.room = m.room;
     S.seat = m.seat;
     S.intent = null;
@@ -333,8 +338,6 @@ function showGame() {
   clearInterval(S.listTimer);
   $("lobby").hidden = true;
   $("game").hidden = false;
-  $("events").replaceChildren();
-  $("chat-log").replaceChildren();
 }
 
 function leaveRoom() {
