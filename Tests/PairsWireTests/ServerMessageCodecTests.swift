@@ -465,13 +465,13 @@ private func ref(fromParsed value: JSONValue) -> Ref {
 // MARK: - Line limit
 
 /// A name about as long in bytes as cleaning lets through: characters loaded with combining marks.
-private let heaviestName: String = {
+let heaviestName: String = {
     let heavy = "a" + String(repeating: "\u{0301}", count: 5)
     return TextCleaner.cleanName(String(repeating: heavy, count: 30))!
 }()
 
 /// A string id as long as the decoder accepts, made of the characters that take the most bytes to escape.
-private let heaviestID: RequestID = {
+let heaviestID: RequestID = {
     let line = #"{"type":"flip","card":0,"id":""# + String(repeating: #"\u0001"#, count: RequestID.maxStringBytes) + #""}"#
     return try! RequestDecoder.decode(line: Array(line.utf8))!.id!
 }()
