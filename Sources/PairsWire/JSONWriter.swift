@@ -192,53 +192,8 @@ public struct JSONWriter: Sendable {
     /// Appends `text` as a JSON string: quoted, with `"`, `\`, control characters and DEL escaped.
     private mutating func appendQuoted(_ text: String) {
         bytes.append(ASCII.quote)
-        var text = text
-        // Native strings are already contiguous UTF-8, so this neither copies nor allocates.
-        text.withUTF8 { utf8 in
-            // Runs of bytes that need no escaping are copied in one go.
-            var runStart = 0
-            for index in utf8.indices {
-                let byte = utf8[index]
-                guard Self.needsEscape(byte) else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                appendEscape(for: byte)
-                runStart = index + 1
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
-        }
+        // Pieces are UTF-8 or ASCII bytes; typed, the append copies them whole.
+        JSONEscape.forEachPiece(of: text) { bytes.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
         bytes.append(ASCII.quote)
-    }
-
-    @inline(__always)
-    private static func needsEscape(_ byte: UInt8) -> Bool {
-        byte < ASCII.space || byte == ASCII.quote || byte == ASCII.backslash || byte == ASCII.delete
-    }
-
-    private mutating func appendEscape(for byte: UInt8) {
-        let shortForm: UInt8? =
-            switch byte {
-            case ASCII.quote: ASCII.quote
-            case ASCII.backslash: ASCII.backslash
-            case ASCII.newline: ASCII.lowerN
-            case ASCII.carriageReturn: ASCII.lowerR
-            case ASCII.tab: ASCII.lowerT
-            case 0x08: ASCII.lowerB
-            case 0x0C: ASCII.lowerF
-            default: nil
-            }
-        bytes.append(ASCII.backslash)
-        if let shortForm {
-            bytes.append(shortForm)
-        } else {
-            // \u00XX: only control characters and DEL get here, all below 0x80.
-            let hexDigits: StaticString = "0123456789abcdef"
-            bytes.append(ASCII.lowerU)
-            bytes.append(ASCII.zero)
-            bytes.append(ASCII.zero)
-            hexDigits.withUTF8Buffer { digits in
-                bytes.append(digits[Int(byte >> 4)])
-                bytes.append(digits[Int(byte & 0x0F)])
-            }
-        }
     }
 }

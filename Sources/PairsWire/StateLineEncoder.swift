@@ -3,48 +3,102 @@ import PairsRules
 /// Writes `state` messages, the one message sent for every change in every room, straight into bytes.
 ///
 /// The general path (`JSONWriter`) checks capacity and uniqueness on every append; for the state, whose
-/// shape never changes, this one computes an upper bound of the line's size once, allocates once, and
-/// writes through a pointer, copying the constant parts (`{"state":"down"}`) whole. Profiles of the
+/// shape never changes, this one computes an upper bound of the line's size once from the most each part
+/// can take (`FieldBytes`), allocates once, and writes through a `ByteCursor`, copying the constant parts
+/// (`{"state":"down"}`) whole; the cursor checks each write against the bound. Profiles of the
 /// server under load showed state encoding as the largest cost of its own; this is what the hot path
 /// uses. The tests check its output parses to exactly what the general writer produces, for every
 /// shape of state.
 enum StateLineEncoder {
-    /// Bytes a JSON string can grow to: every byte escaped as `\u00XX` is six, plus the quotes.
-    @inline(__always)
-    static func quotedBound(_ text: String) -> Int { text.utf8.count * 6 + 2 }
+    /// The most bytes each part of a state line can take, counted from the literals `write` copies (shown
+    /// after each) plus the most its values can take. The comma before an element of an array is counted
+    /// with the element. `bound(of:room:id:)` adds these up, and `ByteCursor` checks every write against
+    /// that sum, so a part counted short here traps rather than writing past the buffer.
+    enum FieldBytes {
+        /// Any 64-bit integer in decimal: `-9223372036854775808`.
+        static let integer = 20
+        /// A seat's index or none: `null`.
+        static let seat = 4
+        /// A string: see `JSONEscape.maxQuotedBytes(_:)`.
+        static func quoted(_ text: String) -> Int { JSONEscape.maxQuotedBytes(text) }
 
-    /// Enough for the longest decimal Int64 and a sign.
-    static let integerBound = 20
+        /// `{"type":"state","room":`, then the room.
+        static let typeAndRoomKey = 23
+        /// `,"game":` `,"seq":` and their values.
+        static let gameAndSeq = 8 + integer + 7 + integer
+        /// `,"phase":`, then the phase.
+        static let phaseKey = 9
+        /// `,"rows":` `,"cols":` and their values, then `,"cards":[`.
+        static let layout = 8 + integer + 8 + integer + 10
+        /// `,{"state":"down"}`
+        static let downCard = 1 + 16
+        /// `,{"state":"up","face":` and `}` around the face.
+        static let upCardAroundFace = 1 + 21 + 1
+        /// `,{"state":"matched","face":` and `,"by":0}` around the face.
+        static let matchedCardAroundFace = 1 + 26 + 8
+        /// `],"players":[`
+        static let playersKey = 13
+        /// `,null`
+        static let emptySeat = 1 + 4
+        /// `,{"name":` the name `,"score":` the score `,"connected":false}`.
+        static let playerAroundName = 1 + 8 + 9 + integer + 19
+        /// `],"spectators":` `,"turn":` `,"turn_ms_left":` `,"winner":` and their values.
+        static let spectatorsToWinner = 15 + integer + 8 + seat + 16 + integer + 10 + seat
+        /// `,"series":{"wins":[` `,` `],"draws":` and the three tallies.
+        static let series = 19 + integer + 1 + integer + 10 + integer
+        /// `},"event":{"kind":`, then the kind.
+        static let eventKey = 18
+        /// The longest kind quoted, `"disconnect"`, is 12; the rest leaves room for a longer new kind.
+        static let eventKind = 24
+        /// `,"seat":` `,"card":` `,"cards":[` `,` `]`, with their values: all of them, though no event has
+        /// every one.
+        static let eventFields = 8 + seat + 8 + integer + 10 + integer + 1 + integer + 1
+        /// `,"id":`, then the id.
+        static let idKey = 6
+        /// `}}` and the newline.
+        static let end = 3
+    }
 
-    /// The size of a state line can be at most.
+    /// The most bytes the line of `state` can take.
     static func bound(of state: PublicState, room: String, id: RequestID?) -> Int {
-        var size = 420 + quotedBound(room) + integerBound * 10
+        var size = FieldBytes.typeAndRoomKey + FieldBytes.quoted(room) + FieldBytes.gameAndSeq
+            + FieldBytes.phaseKey + FieldBytes.quoted(state.phase.rawValue) + FieldBytes.layout
         for card in state.cards {
             switch card {
-            case .down: size += 16
-            case .up(let face): size += 26 + quotedBound(face)
-            case .matched(let face, _): size += 40 + quotedBound(face)
+            case .down: size += FieldBytes.downCard
+            case .up(let face): size += FieldBytes.upCardAroundFace + FieldBytes.quoted(face)
+            case .matched(let face, _): size += FieldBytes.matchedCardAroundFace + FieldBytes.quoted(face)
             }
         }
-        for case let player? in state.players { size += 50 + quotedBound(player.name) + integerBound }
-        size += 5 * integerBound
+        size += FieldBytes.playersKey
+        for player in state.players {
+            if let player {
+                size += FieldBytes.playerAroundName + FieldBytes.quoted(player.name)
+            } else {
+                size += FieldBytes.emptySeat
+            }
+        }
+        size += FieldBytes.spectatorsToWinner + FieldBytes.series
+            + FieldBytes.eventKey + FieldBytes.eventKind + FieldBytes.eventFields
         switch id {
-        case .string(let id)?: size += 8 + quotedBound(id)
-        case .integer?: size += 8 + integerBound
+        case .string(let id)?: size += FieldBytes.idKey + FieldBytes.quoted(id)
+        case .integer?: size += FieldBytes.idKey + FieldBytes.integer
         case nil: break
         }
-        return size
+        return size + FieldBytes.end
     }
 
     /// The states of one change in one room as consecutive lines, each ending in `\n`. Takes the room's
     /// fields apart rather than as `StateMessage`s, so the hot path copies no state into a wrapper.
     static func encode(_ states: [PublicState], room: String, spectators: Int, id: RequestID?) -> [UInt8] {
+        guard !states.isEmpty else { return [] }
         let capacity = states.reduce(0) { $0 + bound(of: $1, room: room, id: id) }
         return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
-            var out = ByteCursor(base: buffer.baseAddress!)
+            // The array may have allocated more than asked for; the cursor gets only the bound, so that a
+            // bound counted short is caught by every test that encodes, not only when the rounding is tight.
+            var out = ByteCursor(UnsafeMutableBufferPointer(rebasing: buffer[..<capacity]))
             for state in states { write(state, room: room, spectators: spectators, id: id, to: &out) }
-            count = out.offset
-            precondition(count <= capacity, "state line longer than its bound")
+            count = out.count
         }
     }
 
@@ -130,80 +184,5 @@ enum StateLineEncoder {
             break
         }
         out.append("}}\n")
-    }
-}
-
-/// A write position in a buffer known to be large enough (the caller computed the bound).
-private struct ByteCursor {
-    let base: UnsafeMutablePointer<UInt8>
-    var offset = 0
-
-    init(base: UnsafeMutablePointer<UInt8>) {
-        self.base = base
-    }
-
-    @inline(__always)
-    mutating func append(_ text: StaticString) {
-        let count = text.utf8CodeUnitCount
-        (base + offset).update(from: text.utf8Start, count: count)
-        offset += count
-    }
-
-    @inline(__always)
-    mutating func appendByte(_ byte: UInt8) {
-        base[offset] = byte
-        offset += 1
-    }
-
-    mutating func appendSeat(_ seat: Seat?) {
-        switch seat {
-        case .first?: appendByte(UInt8(ascii: "0"))
-        case .second?: appendByte(UInt8(ascii: "1"))
-        case nil: append("null")
-        }
-    }
-
-    mutating func appendDecimal(_ value: some BinaryInteger) {
-        var magnitude = UInt64(value.magnitude)
-        if value < 0 { appendByte(UInt8(ascii: "-")) }
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0) // scratch for up to 20 digits, written backwards
-        withUnsafeMutableBytes(of: &digits) { scratch in
-            var index = scratch.count
-            repeat {
-                index -= 1
-                scratch[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-            } while magnitude != 0
-            let count = scratch.count - index
-            (base + offset).update(from: scratch.baseAddress!.assumingMemoryBound(to: UInt8.self) + index, count: count)
-            offset += count
-        }
-    }
-
-    /// `text` as a JSON string, escaped exactly as `JSONWriter` escapes it.
-    mutating func appendQuoted(_ text: String) {
-        appendByte(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { utf8 in
-            for byte in utf8 {
-                switch byte {
-                case UInt8(ascii: "\""): append(#"\""#)
-                case UInt8(ascii: "\\"): append(#"\\"#)
-                case 0x0A: append(#"\n"#)
-                case 0x0D: append(#"\r"#)
-                case 0x09: append(#"\t"#)
-                case 0x08: append(#"\b"#)
-                case 0x0C: append(#"\f"#)
-                case 0..<0x20, 0x7F:
-                    let hex: StaticString = "0123456789abcdef"
-                    append(#"\u00"#)
-                    appendByte(hex.utf8Start[Int(byte >> 4)])
-                    appendByte(hex.utf8Start[Int(byte & 0xF)])
-                default:
-                    appendByte(byte)
-                }
-            }
-        }
-        appendByte(UInt8(ascii: "\""))
     }
 }

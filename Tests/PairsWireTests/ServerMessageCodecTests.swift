@@ -483,7 +483,7 @@ private func ref(fromParsed value: JSONValue) -> Ref {
 // MARK: - Line limit
 
 /// A name about as long in bytes as cleaning lets through: characters loaded with combining marks.
-private let heaviestName: String = {
+let heaviestName: String = {
     let heavy = "a" + String(repeating: "\u{0301}", count: 5)
     return TextCleaner.cleanName(String(repeating: heavy, count: 30))!
 }()
@@ -491,7 +491,7 @@ private let heaviestName: String = {
 /// A string id as long as an id can be, made of the characters that take the most bytes to escape. The
 /// decoder refuses control characters in ids, so no client can send this one; the encoders must still
 /// bound what it costs, since they take any id they are given.
-private let heaviestID = RequestID.string(String(repeating: "\u{1}", count: RequestID.maxStringBytes))
+let heaviestID = RequestID.string(String(repeating: "\u{1}", count: RequestID.maxStringBytes))
 
 private func largestState(names: [String], id: RequestID) -> StateSource {
     let faces = Faces.all.prefix(GameOptions.pairsRange.upperBound)

@@ -1,0 +1,70 @@
+import PairsRules
+@testable import PairsWire
+#if canImport(PairsClient)
+// Where RequestEncoder lives while it is a client's job; Fuzz/run builds just that file as PairsClient.
+import PairsClient
+#endif
+
+// What must hold of whatever the request decoder makes of a line: shared by the request decoder's target
+// and the text command parser's.
+
+/// The codes a line alone can earn; the others depend on the connection's state, which decoding never sees.
+private let decodingErrorCodes: Set<ErrorCode> = [.badJSON, .unknownType, .badField, .badRoom, .unsupportedProtocol]
+
+/// An error from decoding `line`: a code decoding can give, and a message a person can read on a terminal.
+func checkDecodingError(_ error: RequestError, line: some Sequence<UInt8>) {
+    check(decodingErrorCodes.contains(error.code), "\(shown(line)): decoding answered \(error.code)")
+    check(!error.message.isEmpty, "\(shown(line)): \(error.code) has no message")
+    check(isDisplaySafe(error.message), "\(shown(line)): the message \(error.message.debugDescription) could drive a terminal")
+}
+
+/// A request decoded from `line`: every string in it is as cleaning and validation leave them, every option
+/// within its range, and a client that encodes it gets it back from the decoder unchanged.
+func checkDecodedRequest(_ request: Request, line: some Sequence<UInt8>) {
+    let line = Array(line)
+    if case .string(let id)? = request.id {
+        check(id.utf8.count <= RequestID.maxStringBytes, "\(shown(line)): an id of \(id.utf8.count) bytes")
+    }
+    switch request.message {
+    case .hello(let name):
+        checkCleaned(name, maxCharacters: TextCleaner.maxNameCharacters, maxBytes: TextCleaner.maxNameBytes, line: line)
+    case .say(let text):
+        checkCleaned(text, maxCharacters: TextCleaner.maxChatCharacters, maxBytes: TextCleaner.maxChatBytes, line: line)
+    case .join(let join):
+        check(join.room.map(RoomName.isValid) ?? true, "\(shown(line)): joins an invalid room")
+        check(join.pairs.map(GameOptions.pairsRange.contains) ?? true, "\(shown(line)): pairs out of range")
+        check(join.turnSeconds.map(GameOptions.turnSecondsRange.contains) ?? true, "\(shown(line)): turn_seconds out of range")
+        check(join.revealMilliseconds.map(GameOptions.revealMillisecondsRange.contains) ?? true,
+              "\(shown(line)): reveal_ms out of range")
+    case .watch(let room):
+        check(RoomName.isValid(room), "\(shown(line)): watches an invalid room")
+    case .flip, .resume, .leave, .rematch, .list, .ping, .stats, .help, .quit:
+        break
+    }
+    let encoded = RequestEncoder.encode(request)
+    check(encoded.last == ASCII.newline && !encoded.dropLast().contains(ASCII.newline),
+          "\(shown(line)): encodes to \(shown(encoded)), which is not one line")
+    let decoded = Result { () throws(RequestError) in try RequestDecoder.decode(line: encoded.dropLast()) }
+    check(decoded == .success(request), "\(shown(line)): \(request) encodes to \(shown(encoded)), which decodes to \(decoded)")
+}
+
+/// `text` is what `TextCleaner` leaves: printable, trimmed, within both limits.
+private func checkCleaned(_ text: String, maxCharacters: Int, maxBytes: Int, line: [UInt8]) {
+    check(!text.isEmpty, "\(shown(line)): empty text")
+    check(text.count <= maxCharacters && text.utf8.count <= maxBytes,
+          "\(shown(line)): \(text.count) characters, \(text.utf8.count) bytes")
+    check(isDisplaySafe(text), "\(shown(line)): \(text.debugDescription) could drive a terminal")
+    let scalars = text.unicodeScalars
+    check(scalars.first?.properties.isWhitespace == false && scalars.last?.properties.isWhitespace == false,
+          "\(shown(line)): \(text.debugDescription) is not trimmed")
+}
+
+/// Whether `text` has nothing that drives a terminal or the layout of text: no C0 or C1 control, no DEL, no
+/// format character but the zero width joiner. Written from the definition, not with `TextCleaner`'s own
+/// test, so that a slip there shows here.
+private func isDisplaySafe(_ text: String) -> Bool {
+    !text.unicodeScalars.contains { scalar in
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+            || (scalar.properties.generalCategory == .format && scalar != "\u{200D}")
+    }
+}

@@ -1,0 +1,85 @@
+@testable import PairsWire
+
+// Fuzz target: a connection's byte stream through the line framer, cut into chunks where the fuzzer says.
+// However the stream is cut, the framer must give the same lines and the same too-long reports as a simple
+// reference splitter that sees the whole stream at once, and never hold more than a line and its `\r`.
+
+/// A line or a too-long report, copied out of the framer's callback so that runs can be compared.
+private enum Framed: Equatable {
+    case line([UInt8])
+    case tooLong
+}
+
+/// The fuzzer's bytes read as: the framer's limit (1 byte), how many cuts (1 byte), where each cut is
+/// (2 bytes each), then the stream. Short inputs are all stream.
+private struct FramerInput {
+    var maxLineBytes = LineFramer.maxLineBytes
+    var cuts: [Int] = []
+    var stream: [UInt8]
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard bytes.count >= 2 else {
+            stream = Array(bytes)
+            return
+        }
+        // Small limits reach every path of the framer in short inputs; the protocol's limit is kept in play.
+        maxLineBytes = bytes[0] < 0xF0 ? Int(bytes[0] % 48) : LineFramer.maxLineBytes
+        let cutCount = min(Int(bytes[1] % 16), (bytes.count - 2) / 2)
+        let positions = bytes[2..<(2 + 2 * cutCount)]
+        stream = Array(bytes[(2 + 2 * cutCount)...])
+        for index in stride(from: positions.startIndex, to: positions.endIndex, by: 2) {
+            let position = Int(positions[index]) | Int(positions[index + 1]) << 8
+            cuts.append(position % (stream.count + 1))
+        }
+        cuts.sort()
+    }
+
+    /// The stream cut at `cuts`; empty chunks included, as a read may return nothing new.
+    var chunks: [ArraySlice<UInt8>] {
+        zip([0] + cuts, cuts + [stream.count]).map { stream[$0..<$1] }
+    }
+}
+
+/// What the framer must report for `stream`: each line ended by `\n`, without it and one `\r` before it, or
+/// `.tooLong` in its place; then `.tooLong` for an unfinished last line already longer than a line can be.
+private func referenceFrames(of stream: [UInt8], maxLineBytes: Int) -> [Framed] {
+    var lines = stream.split(separator: ASCII.newline, omittingEmptySubsequences: false)
+    let unfinished = lines.removeLast()
+    var frames: [Framed] = lines.map { line in
+        let content = line.last == ASCII.carriageReturn ? line.dropLast() : line
+        return content.count > maxLineBytes ? .tooLong : .line(Array(content))
+    }
+    let content = unfinished.last == ASCII.carriageReturn ? unfinished.dropLast() : unfinished
+    if content.count > maxLineBytes { frames.append(.tooLong) }
+    return frames
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzLineFramer(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let input = FramerInput(UnsafeBufferPointer(start: data, count: size))
+    var framer = LineFramer(maxLineBytes: input.maxLineBytes)
+    var frames: [Framed] = []
+    var bytesSinceNewline = 0
+    let described = { "limit \(input.maxLineBytes), cuts \(input.cuts), stream \(shown(input.stream))" }
+    for chunk in input.chunks {
+        chunk.withUnsafeBytes { bytes in
+            framer.append(bytes) { frame in
+                switch frame {
+                case .line(let line): frames.append(.line(Array(line)))
+                case .tooLong: frames.append(.tooLong)
+                }
+            }
+        }
+        if let newline = chunk.lastIndex(of: ASCII.newline) {
+            bytesSinceNewline = chunk.endIndex - newline - 1
+        } else {
+            bytesSinceNewline += chunk.count
+        }
+        check(framer.bufferedByteCount <= input.maxLineBytes + 1, "\(described()): \(framer.bufferedByteCount) bytes buffered")
+        check(framer.hasPartialLine == (bytesSinceNewline > 0), "\(described()): hasPartialLine is \(framer.hasPartialLine)")
+        check(framer.bufferedByteCount > 0 || framer.bufferCapacity == 0, "\(described()): holds storage with nothing buffered")
+    }
+    let expected = referenceFrames(of: input.stream, maxLineBytes: input.maxLineBytes)
+    check(frames == expected, "\(described()): the framer gives \(frames), the reference \(expected)")
+    return 0
+}

@@ -1,0 +1,96 @@
+import PairsRules
+@testable import PairsWire
+import Testing
+
+// The state fast path at the extremes of what it can be given: the largest board, the longest and most
+// expensive strings to escape, the widest integers. Its size bound must hold for all of them (or its cursor
+// would stop the test process), and it must write exactly what the general writer writes.
+
+/// Strings that cost the most bytes per character or per byte once written into JSON.
+private let expensiveStrings: [String] = [
+    String(repeating: "😀", count: TextCleaner.maxNameCharacters), // 4 bytes a character
+    heaviestName, // the most bytes name cleaning lets through
+    String(repeating: "\u{1}", count: TextCleaner.maxNameBytes), // 6 bytes a byte: \u0001
+    String(repeating: "\"", count: TextCleaner.maxNameBytes), // 2 bytes a byte: \"
+]
+
+private let extremeIDs: [RequestID?] = [
+    nil, .integer(.min), .integer(.max), heaviestID, .string(String(repeating: "\\", count: RequestID.maxStringBytes)),
+]
+
+/// The largest board, with every card holding `face` where a card shows one.
+private func largestBoard(face: String) -> [[CardView]] {
+    let cardCount = GameOptions.pairsRange.upperBound * 2
+    return [
+        Array(repeating: .matched(face: face, by: .second), count: cardCount),
+        Array(repeating: .up(face: face), count: cardCount),
+        (0..<cardCount).map { index in
+            [CardView.down, .up(face: face), .matched(face: face, by: .first)][index % 3]
+        },
+    ]
+}
+
+/// Every event, with card numbers as wide as an integer gets.
+private func events(_ number: Int) -> [GameEvent] {
+    [
+        .join(.second), .start(turn: .first), .flip(.first, card: number), .match(.second, cards: CardPair(number, number)),
+        .mismatch(.first, cards: CardPair(number, number)), .hide(cards: CardPair(number, number)),
+        .timeout(.second, hidden: number), .timeout(.first, hidden: nil), .over(.second, cards: CardPair(number, number)),
+        .forfeit(.first), .leave(.second), .disconnect(.first), .reconnect(.second), .rematch(.first),
+    ]
+}
+
+/// A state with every field at an extreme: the widest integers and the given board, names and event.
+private func extremeState(cards: [CardView], names: [String?], number: Int, event: GameEvent) -> PublicState {
+    PublicState(
+        game: number, seq: number, phase: .playing,
+        layout: GameOptions(pairs: GameOptions.pairsRange.upperBound, turnSeconds: 0, revealMilliseconds: 0, againOnMatch: true).layout,
+        cards: cards, players: names.map { $0.map { PlayerView(name: $0, score: number, connected: false) } },
+        turn: .second, turnMillisecondsLeft: number, outcome: .win(.first),
+        series: SeriesTally(wins: [number, number], draws: number), event: event)
+}
+
+@Test("at every extreme of board, names, ids and integers, the state fast path writes the general writer's bytes within its bound")
+func extremeStatesMatchTheGeneralWriterWithinTheBound() {
+    var checked = 0
+    for number in [Int.min, Int.max] {
+        let events = events(number)
+        for room in [String(repeating: "r", count: RoomName.maxLength), String(repeating: "\u{7F}", count: RoomName.maxLength)] {
+            for face in ["ant"] + expensiveStrings {
+                for cards in largestBoard(face: face) {
+                    for names: [String?] in expensiveStrings.map({ [$0, $0] }) + [[nil, nil]] {
+                        for id in extremeIDs {
+                            let state = extremeState(cards: cards, names: names, number: number, event: events[checked % events.count])
+                            let fast = StateLineEncoder.encode([state], room: room, spectators: number, id: id)
+                            let general = ServerMessageEncoder.encodeWithGeneralWriter(
+                                StateMessage(room: room, spectators: number, state: state, id: id))
+                            #expect(fast == general)
+                            #expect(fast.count <= StateLineEncoder.bound(of: state, room: room, id: id))
+                            checked += 1
+                        }
+                    }
+                }
+            }
+        }
+    }
+    #expect(checked == 2 * 2 * 5 * 3 * 5 * 5)
+}
+
+@Test("the states of one change at their largest are encoded together within the sum of their bounds")
+func extremeStatesBatchWithinTheirBounds() {
+    let name = String(repeating: "\u{1}", count: TextCleaner.maxNameBytes)
+    let states = events(Int.min).map { event in
+        extremeState(cards: largestBoard(face: name)[0], names: [name, name], number: Int.min, event: event)
+    }
+    let batched = StateLineEncoder.encode(states, room: "kitchen", spectators: Int.min, id: heaviestID)
+    let alone = states.flatMap {
+        ServerMessageEncoder.encodeWithGeneralWriter(StateMessage(room: "kitchen", spectators: Int.min, state: $0, id: heaviestID))
+    }
+    #expect(batched == alone)
+    #expect(batched.count <= states.reduce(0) { $0 + StateLineEncoder.bound(of: $1, room: "kitchen", id: heaviestID) })
+}
+
+@Test("no states encode to no bytes")
+func noStatesEncodeToNothing() {
+    #expect(StateLineEncoder.encode([], room: "kitchen", spectators: 0, id: nil) == [])
+}
