@@ -62,8 +62,8 @@ func extremeStatesMatchTheGeneralWriterWithinTheBound() {
                         for id in extremeIDs {
                             let state = extremeState(cards: cards, names: names, number: number, event: events[checked % events.count])
                             let fast = StateLineEncoder.encode([state], room: room, spectators: number, id: id)
-                            let general = ServerMessageEncoder.encodeWithGeneralWriter(
-                                StateMessage(room: room, spectators: number, state: state, id: id))
+                            let general = ServerMessageEncoder.encode(.state(
+                                StateMessage(room: room, spectators: number, state: state, id: id)))
                             #expect(fast == general)
                             #expect(fast.count <= StateLineEncoder.bound(of: state, room: room, id: id))
                             checked += 1
@@ -84,7 +84,7 @@ func extremeStatesBatchWithinTheirBounds() {
     }
     let batched = StateLineEncoder.encode(states, room: "kitchen", spectators: Int.min, id: heaviestID)
     let alone = states.flatMap {
-        ServerMessageEncoder.encodeWithGeneralWriter(StateMessage(room: "kitchen", spectators: Int.min, state: $0, id: heaviestID))
+        ServerMessageEncoder.encode(.state(StateMessage(room: "kitchen", spectators: Int.min, state: $0, id: heaviestID)))
     }
     #expect(batched == alone)
     #expect(batched.count <= states.reduce(0) { $0 + StateLineEncoder.bound(of: $1, room: "kitchen", id: heaviestID) })
