@@ -41,7 +41,7 @@ let package = Package(
 
         // Helpers shared by the test targets (seeded games played with the real rules, finding the built
         // binary and the tools CI installs); not shipped.
-        .target(name: "PairsTestSupport", dependencies: ["PairsRules"], path: "Tests/PairsTestSupport"),
+        .target(name: "PairsTestSupport", dependencies: ["PairsRules", "PairsWire"], path: "Tests/PairsTestSupport"),
         .testTarget(name: "PairsRulesTests", dependencies: ["PairsRules"]),
         .testTarget(name: "PairsPollingTests", dependencies: ["PairsPolling"]),
         .testTarget(name: "PairsStorageTests", dependencies: ["PairsStorage", "CSQLite", "PairsTestSupport"]),

@@ -1,3 +1,5 @@
+import PairsRules
+
 /// What a bot plays, where, and how.
 public struct BotConfiguration: Sendable, Hashable {
     /// The longest a bot may think, in milliseconds: the default turn clock is 30 seconds and a bot must
@@ -10,8 +12,8 @@ public struct BotConfiguration: Sendable, Hashable {
     public var endpoint: ServerEndpoint
     /// The room to join or create; nil for quick match.
     public var room: String?
-    /// Pairs on the board when the bot creates the room; nil for the server's default.
-    public var pairs: Int?
+    /// The rules the bot asks for when it creates a room; what it leaves unchosen is the server's.
+    public var rules: RuleChoices
     /// Games to finish before leaving; 0 plays on until stopped.
     public var games: Int
     public var strategy: StrategyKind
@@ -20,12 +22,12 @@ public struct BotConfiguration: Sendable, Hashable {
     /// Seeds the bot's own choices (which unseen card to try), so a run can be repeated.
     public var seed: UInt64
 
-    public init(endpoint: ServerEndpoint = ServerEndpoint(), room: String? = nil, pairs: Int? = nil, games: Int = 0,
+    public init(endpoint: ServerEndpoint = ServerEndpoint(), room: String? = nil, rules: RuleChoices = RuleChoices(), games: Int = 0,
                 strategy: StrategyKind = .memory, thinkMilliseconds: Int = BotConfiguration.standardThinkMilliseconds,
                 name: String? = nil, seed: UInt64 = 0) {
         self.endpoint = endpoint
         self.room = room
-        self.pairs = pairs
+        self.rules = rules
         self.games = games
         self.strategy = strategy
         self.thinkMilliseconds = thinkMilliseconds

@@ -55,7 +55,7 @@ public struct BotMachine: Sendable {
         case .ready, .seatLost:
             seat = nil
             pendingFlip = nil
-            return [.send(.join(JoinRequest(room: configuration.room, pairs: configuration.pairs)))]
+            return [.send(.join(JoinRequest(room: configuration.room, rules: configuration.rules)))]
         case .message(let message):
             return handle(message)
         case .thoughtElapsed(let seq):

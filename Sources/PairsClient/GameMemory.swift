@@ -33,11 +33,11 @@ public struct GameMemory: Sendable, Hashable {
     }
 
     /// Two face-down cards known to show the same face, the lowest-numbered such pair first.
-    public func knownPair(in cards: [CardView]) -> CardPair? {
+    public func knownPair(in cards: [CardView]) -> CardSet? {
         var firstByFace: [String: Int] = [:]
         for card in cards.indices where cards[card] == .down {
             guard let face = faces[card] else { continue }
-            if let first = firstByFace[face] { return CardPair(first, card) }
+            if let first = firstByFace[face] { return [first, card] }
             firstByFace[face] = card
         }
         return nil

@@ -35,12 +35,15 @@ public struct GameRecord: Sendable, Hashable, CustomStringConvertible {
     /// The record of the game that ended in `state`, from `seat`'s side; nil unless the game is over.
     public init?(number: Int, state: WireState, seat: Seat) {
         guard state.phase == .over, let outcome = state.outcome else { return nil }
+        guard state.players.indices.contains(seat.index) else { return nil }
         let me = state.players[seat.index]
-        let opponent = state.players[seat.opponent.index]
+        // A solo game has nobody across the board.
+        let opponent = state.players.indices.contains(seat.opponent.index) ? state.players[seat.opponent.index] : nil
         let result: Result =
             switch outcome {
             case .draw: .draw
             case .win(let winner): winner == seat ? .won : .lost
+            case .loss: .lost
             }
         var forfeitedBy: String?
         // A server may leave out who forfeited; whoever it was lost.

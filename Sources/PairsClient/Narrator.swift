@@ -30,22 +30,26 @@ public struct Narrator: Sendable {
         func flipped(_ seat: Seat?, _ card: Int?) -> [String] {
             card.map { ["\(who(seat).name) flipped \($0): \(face($0))"] } ?? []
         }
-        /// The two cards that turned from `before` to `after` since the previous state, when the event
+        /// The cards of a set that turned from `before` to `after` since the previous state, when the event
         /// does not say which.
-        func turned(_ change: (_ before: CardView, _ after: CardView) -> Bool) -> CardPair? {
+        func turned(_ change: (_ before: CardView, _ after: CardView) -> Bool) -> [Int]? {
             guard let previous, previous.cards.count == state.cards.count else { return nil }
             let cards = state.cards.indices.filter { change(previous.cards[$0], state.cards[$0]) }
-            return cards.count == 2 ? CardPair(cards[0], cards[1]) : nil
+            return cards.count >= 2 ? cards : nil
         }
+        /// " (+14)" when the server said what the turn scored.
+        let points = event.points.map { " (\($0 >= 0 ? "+" : "")\($0))" } ?? ""
         func taken(_ before: CardView, _ after: CardView) -> Bool {
             if case .matched = after, !Self.isMatched(before) { true } else { false }
         }
-        // The card flipped second, only if the server said: the flip order is not on the board.
-        let second = event.card ?? event.cards?.second
+        // The card flipped last, only if the server said: the flip order is not on the board.
+        let last = event.card ?? event.cards?.last
         switch event.kind {
         case .join:
             if let seat = event.seat, seat == me { return ["you joined room \(room) as player \(seat.index + 1)"] }
             return ["\(who(event.seat).name) joined"]
+        case .peek:
+            return ["game \(state.game): every card is face up for a moment: remember them"]
         case .start:
             guard let first = event.seat ?? state.turn else { return ["game \(state.game) started"] }
             return ["game \(state.game) started: \(who(first).says("go", "goes")) first"]
@@ -54,33 +58,37 @@ public struct Narrator: Sendable {
             let card = event.card ?? state.cardUp?.card
             return card == nil ? ["\(who(seat).name) flipped a card"] : flipped(seat, card)
         case .match:
-            let pair = event.cards ?? turned(taken)
-            let seat = event.seat ?? pair.flatMap { Self.taker(of: $0.second, in: state) }
-            let what = pair.map { " (\(face($0.second)))" } ?? ""
-            return flipped(seat, second) + ["\(who(seat).name) found a pair\(what)"]
+            let set = event.cards ?? turned(taken)
+            let seat = event.seat ?? set.flatMap { $0.last.flatMap { Self.taker(of: $0, in: state) } }
+            let what = set.map { " (\(Self.list($0.map(face))))" } ?? ""
+            return flipped(seat, last) + ["\(who(seat).name) found a \(Self.setName(set))\(what)\(points)"]
         case .mismatch:
-            // During the reveal the turn is still the flipper's, and the two cards are the ones face up.
+            // During the reveal the turn is still the flipper's, and the cards are the ones face up.
             let seat = event.seat ?? state.turn
-            let faces = (event.cards.map { [$0.first, $0.second] } ?? Self.cardsUp(in: state)).map(face)
-            let what = faces.count == 2 ? " (\(faces[0]) and \(faces[1]))" : ""
-            return flipped(seat, second) + ["no match\(what)"]
+            let faces = (event.cards ?? Self.cardsUp(in: state)).map(face)
+            let what = faces.count >= 2 ? " (\(Self.list(faces)))" : ""
+            return flipped(seat, last) + ["no match\(what)\(points)"]
         case .hide:
             let hidden = event.cards ?? turned { before, after in
                 if case .up = before, after == .down { true } else { false }
             }
             guard let cards = hidden else { return ["the cards turned back"] }
-            return ["cards \(cards.first) and \(cards.second) turned back"]
+            return ["cards \(Self.list(cards.map(String.init))) turned back"]
         case .timeout:
             let rest = event.card.map { "; card \($0) turned back" } ?? ""
             return ["\(who(event.seat ?? previous?.turn).name) ran out of time\(rest)"]
         case .over:
-            let pair = event.cards ?? turned(taken)
-            let seat = event.seat ?? pair.flatMap { Self.taker(of: $0.second, in: state) }
-            let what = pair.map { " (\(face($0.second)))" } ?? ""
-            return flipped(seat, second) + ["\(who(seat).name) found the last pair\(what)", result(of: state)]
+            let set = event.cards ?? turned(taken)
+            let seat = event.seat ?? set.flatMap { $0.last.flatMap { Self.taker(of: $0, in: state) } }
+            let what = set.map { " (\(Self.list($0.map(face))))" } ?? ""
+            return flipped(seat, last) + ["\(who(seat).name) found the last \(Self.setName(set))\(what)\(points)", result(of: state)]
+        case .timeUp:
+            return ["time is up", result(of: state)]
+        case .exhausted:
+            return ["no set is left among the cards face down", result(of: state)]
         case .forfeit:
-            // Whoever forfeits loses, so the loser is the winner's opponent.
-            let seat = event.seat ?? state.outcome?.winner?.opponent
+            // Whoever forfeits loses: the winner's opponent, or a solo player.
+            let seat = event.seat ?? (state.players.count == 1 ? .first : state.outcome?.winner?.opponent)
             return ["\(who(seat).name) forfeited the game", result(of: state)]
         case .leave:
             return ["\(who(event.seat).name) left"]
@@ -96,9 +104,19 @@ public struct Narrator: Sendable {
         }
     }
 
-    /// "game over: you win 5 to 3", "game over: ann wins by forfeit, 0 to 1", or "game over: a draw, 4 to 4".
+    /// "game over: you win 5 to 3", "game over: ann wins by forfeit, 0 to 1", or "game over: a draw, 4 to 4";
+    /// for a solo game, "game over: you cleared the board with 8 points" or "game over: you did not clear
+    /// the board (8 points)".
     public func result(of state: WireState) -> String {
         let scores = state.players.map { $0?.score ?? 0 }
+        if scores.count == 1 {
+            let player = subject(.first, in: state, previous: nil)
+            switch state.outcome {
+            case .win?: return "game over: \(player.says("clear", "clears")) the board with \(scores[0]) points"
+            case .loss?, .draw?: return "game over: \(player.says("did", "did")) not clear the board (\(scores[0]) points)"
+            case nil: return "game over"
+            }
+        }
         switch state.outcome {
         case .win(let winner)?:
             let loser = winner.opponent
@@ -106,11 +124,22 @@ public struct Narrator: Sendable {
             // read as a mistake.
             let how = state.event.kind == .forfeit ? " by forfeit," : ""
             return "game over: \(subject(winner, in: state, previous: nil).says("win", "wins"))\(how) \(scores[winner.index]) to \(scores[loser.index])"
-        case .draw?:
+        case .draw?, .loss?:
             return "game over: a draw, \(scores[0]) to \(scores[1])"
         case nil:
             return "game over"
         }
+    }
+
+    /// "pair" or "triple", by the cards of a set when known.
+    static func setName(_ cards: [Int]?) -> String {
+        (cards?.count ?? 2) == 3 ? "triple" : "pair"
+    }
+
+    /// "a and b", "a, b and c"; a set of identical words once ("cat").
+    static func list(_ items: [String]) -> String {
+        guard items.count > 1, Set(items).count > 1 else { return items.first ?? "" }
+        return items.dropLast().joined(separator: ", ") + " and " + items.last!
     }
 
     /// "your turn" or "ann's turn".
@@ -118,8 +147,11 @@ public struct Narrator: Sendable {
         seat == me ? "your turn" : "\(Self.name(of: seat, in: state, previous: nil))'s turn"
     }
 
-    /// "series: ann 2, bob 1, draws 0".
+    /// "series: ann 2, bob 1, draws 0", or for a solo player "cleared: 2".
     public static func series(of state: WireState) -> String {
+        guard state.players.count == 2, state.series.wins.count == 2 else {
+            return "cleared: \(state.series.wins.first ?? 0)"
+        }
         let names = Seat.allCases.map { name(of: $0, in: state, previous: nil) }
         return "series: \(names[0]) \(state.series.wins[0]), \(names[1]) \(state.series.wins[1]), draws \(state.series.draws)"
     }

@@ -94,7 +94,7 @@ public final class PlayController: @unchecked Sendable {
             if let watch = options.watch {
                 session.send(.watch(room: watch))
             } else {
-                session.send(.join(JoinRequest(room: options.room, pairs: options.pairs)))
+                session.send(.join(JoinRequest(room: options.room, rules: options.rules)))
             }
         }
         if let state = model.state, state.phase == .over {
@@ -188,7 +188,7 @@ public final class PlayController: @unchecked Sendable {
             send(.leave)
         case .join(let room):
             guard model.room == nil else { return model.show(["leave this room first: /leave"], isError: true) }
-            send(.join(JoinRequest(room: room, pairs: options.pairs)))
+            send(.join(JoinRequest(room: room, rules: options.rules)))
         case .watch(let room):
             guard model.room == nil else { return model.show(["leave this room first: /leave"], isError: true) }
             send(.watch(room: room))

@@ -195,6 +195,7 @@ public struct PlayModel: Sendable {
         case .waiting: return "the game has not started: waiting for an opponent"
         case .over: return "the game is over: type /rematch to play again"
         case .reveal: return "wait a moment: the cards are on show"
+        case .peek: return "wait: every card is on show until play starts"
         case .playing: break
         }
         if state.turn != seat, let turn = state.turn { return "it is \(narrator.turn(of: turn, in: state))" }

@@ -1,3 +1,5 @@
+import PairsRules
+
 /// What `pairs play` was asked to do.
 public struct PlayOptions: Sendable, Hashable {
     public var endpoint: ServerEndpoint
@@ -7,15 +9,15 @@ public struct PlayOptions: Sendable, Hashable {
     public var room: String?
     /// The room to watch instead of playing.
     public var watch: String?
-    /// Pairs on the board when this player creates the room; nil for the server's default.
-    public var pairs: Int?
+    /// The rules this player asks for when creating a room; what is left unchosen is the server's.
+    public var rules: RuleChoices
 
     public init(endpoint: ServerEndpoint = ServerEndpoint(), name: String? = nil, room: String? = nil,
-                watch: String? = nil, pairs: Int? = nil) {
+                watch: String? = nil, rules: RuleChoices = RuleChoices()) {
         self.endpoint = endpoint
         self.name = name
         self.room = room
         self.watch = watch
-        self.pairs = pairs
+        self.rules = rules
     }
 }

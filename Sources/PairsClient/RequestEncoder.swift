@@ -1,3 +1,4 @@
+import PairsRules
 import PairsWire
 
 /// Writes requests as the JSON lines of protocol.md, the form every client should send.
@@ -17,10 +18,20 @@ public enum RequestEncoder {
         case .join(let join):
             w.key("type"); w.string("join")
             if let room = join.room { w.key("room"); w.string(room) }
-            if let pairs = join.pairs { w.key("pairs"); w.integer(pairs) }
-            if let seconds = join.turnSeconds { w.key("turn_seconds"); w.integer(seconds) }
-            if let milliseconds = join.revealMilliseconds { w.key("reveal_ms"); w.integer(milliseconds) }
-            if let again = join.againOnMatch { w.key("again_on_match"); w.bool(again) }
+            let rules = join.rules
+            if let seats = rules.seats { w.key("seats"); w.integer(seats.rawValue) }
+            if let size = rules.setSize { w.key("match"); w.integer(size.rawValue) }
+            if let deck = rules.deck { w.key("deck"); w.string(deck.wireName) }
+            if let scoring = rules.scoring { w.key("scoring"); w.string(scoring.wireName) }
+            if let cost = rules.flipCost { w.key("flip_cost"); w.integer(cost) }
+            if let penalty = rules.mismatchPenalty { w.key("mismatch_penalty"); w.integer(penalty) }
+            if let bonus = rules.matchBonus { w.key("match_bonus"); w.integer(bonus) }
+            if let seconds = rules.gameSeconds { w.key("game_seconds"); w.integer(seconds) }
+            if let milliseconds = rules.peekMilliseconds { w.key("peek_ms"); w.integer(milliseconds) }
+            if let pairs = rules.pairs { w.key("pairs"); w.integer(pairs) }
+            if let seconds = rules.turnSeconds { w.key("turn_seconds"); w.integer(seconds) }
+            if let milliseconds = rules.revealMilliseconds { w.key("reveal_ms"); w.integer(milliseconds) }
+            if let again = rules.againOnMatch { w.key("again_on_match"); w.bool(again) }
         case .flip(let card):
             w.key("type"); w.string("flip")
             w.key("card"); w.integer(card)

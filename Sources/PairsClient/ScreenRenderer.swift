@@ -131,6 +131,8 @@ public struct ScreenRenderer: Sendable {
             return "  waiting for an opponent to join room \(model.room ?? "")"
         case .reveal:
             return "  " + style.paint("no match: the cards turn back in a moment", .yellow)
+        case .peek:
+            return "  " + style.paint("every card is face up for a moment: remember them", .yellow)
         case .over:
             let rematch = model.seat == nil ? "" : " · /rematch to play again"
             return "  " + style.paint(narrator.result(of: state).uppercasedFirstWords(), .bold) + rematch

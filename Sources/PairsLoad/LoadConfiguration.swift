@@ -39,10 +39,8 @@ public struct LoadConfiguration: Sendable, Hashable {
     public var strategy = StrategyKind.memory
     /// Milliseconds each bot waits after a state before flipping.
     public var thinkMilliseconds = 0
-    /// Sent in `join` when set: the room's pairs, turn clock and reveal time. Nil leaves the server's default.
-    public var pairs: Int?
-    public var turnSeconds: Int?
-    public var revealMilliseconds: Int?
+    /// The rules sent in every `join`; what is left unchosen is the server's.
+    public var rules = RuleChoices()
     /// Rooms are named `<prefix><k>` for game k. The default (`load<pid>-`) differs from run to run, so
     /// repeated runs against one server never meet each other's rooms.
     public var roomPrefix = "load\(getpid())-"

@@ -9,9 +9,7 @@ extension LoadRunner {
     func sendJoin(_ connection: LoadConnection) {
         let game = games[connection.game]
         if connection.joinID == 0 { connection.joinID = game.newID(.join) }
-        let join = JoinRequest(room: configuration.room(connection.game), pairs: configuration.pairs,
-                               turnSeconds: configuration.turnSeconds,
-                               revealMilliseconds: configuration.revealMilliseconds)
+        let join = JoinRequest(room: configuration.room(connection.game), rules: configuration.rules)
         send(RequestEncoder.encode(Request(id: .integer(connection.joinID), .join(join))), on: connection)
         connection.sent(at: batchTime)
     }
@@ -53,7 +51,7 @@ extension LoadRunner {
                 game.finishedGame = state.game
                 gameOver(game, forfeit: state.eventKind == .forfeit, now: now)
             }
-        case .reveal, .waiting:
+        case .peek, .reveal, .waiting:
             dropPlan(of: game, now: now)
         }
     }

@@ -23,7 +23,7 @@ public struct StateScanner: Sendable {
 
     /// The most cards a state may have for the scanner: twice the largest board, so a state from a newer
     /// server with bigger boards still reads, but a broken line cannot make the card array grow unbounded.
-    public static let maxCards = 4 * GameOptions.pairsRange.upperBound
+    public static let maxCards = 4 * RuleSet.pairsLimits.upperBound
 
     public init() {}
 
@@ -160,6 +160,7 @@ public struct StateScanner: Sendable {
         switch text.count {
         case 7 where text.equals("waiting"): .waiting
         case 7 where text.equals("playing"): .playing
+        case 4 where text.equals("peek"): .peek
         case 6 where text.equals("reveal"): .reveal
         case 4 where text.equals("over"): .over
         default: nil

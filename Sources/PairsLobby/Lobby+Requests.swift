@@ -72,14 +72,31 @@ extension Lobby {
         guard case .lobby = client.place else {
             return refuse(.alreadyInRoom, "leave your room first", id: id, to: client)
         }
-        let options = join.options(over: configuration.defaultOptions)
+        // The rules count only where the join makes a room (or picks a quick match); joining a room that
+        // exists takes its rules, whatever was asked.
+        let existing = join.room.flatMap { directory.room(named: $0) }
+        let rules: RuleSet
+        if let existing {
+            rules = existing.rules
+        } else {
+            do {
+                rules = try join.rules.rules(over: configuration.defaultRules)
+            } catch {
+                return refuse(.badField, error.description, id: id, to: client)
+            }
+        }
         let room: Room
-        if let name = join.room {
-            room = directory.room(named: name) ?? openRoom(named: name, quickMatch: false, options: options)
-        } else if let waiting = directory.waitingQuickMatchRoom(for: options) {
+        if let existing {
+            room = existing
+        } else if let name = join.room {
+            room = openRoom(named: name, quickMatch: false, rules: rules)
+        } else if rules.variant.seats == .one {
+            // A solo game needs nobody else: a room of its own, at once, which nobody else can join.
+            room = openRoom(named: directory.newRoomName(prefix: "solo"), quickMatch: false, rules: rules)
+        } else if let waiting = directory.waitingQuickMatchRoom(for: rules) {
             room = waiting
         } else {
-            room = openRoom(named: directory.newQuickMatchName(), quickMatch: true, options: options)
+            room = openRoom(named: directory.newRoomName(prefix: "quick"), quickMatch: true, rules: rules)
         }
         do {
             let (seat, states) = try room.match.join(name: client.name, at: now)
@@ -87,7 +104,7 @@ extension Lobby {
             client.place = .seated(room, seat)
             room.seatClients[seat.index] = client
             let token = issueToken(for: seat, in: room)
-            send(.joined(Joined(room: room.name, seat: seat, token: token, id: id)), to: client)
+            send(.joined(Joined(room: room.name, seat: seat, token: token, rules: room.rules, id: id)), to: client)
             publish(states, in: room, id: id, at: now)
         } catch {
             refuse(error.code, "room \(room.name) is full; you can watch it", id: id, to: client)
@@ -104,9 +121,9 @@ extension Lobby {
         idleList.remove(client)
         client.place = .watching(room)
         room.spectators[client.id] = Room.Spectator(client: client, name: client.name)
-        send(.joined(Joined(room: room.name, seat: nil, token: nil, id: id)), to: client)
+        send(.joined(Joined(room: room.name, seat: nil, token: nil, rules: room.rules, id: id)), to: client)
         if let state = room.match.currentState(at: now) {
-            send(.state(StateMessage(room: room.name, spectators: room.spectators.count, state: state)), to: client)
+            send(.state(StateMessage(room: room.name, spectators: room.spectators.count, state: state, rules: room.rules)), to: client)
         }
     }
 
@@ -168,7 +185,7 @@ extension Lobby {
         client.name = name
         room.seatClients[seat.index] = client
         let fresh = issueToken(for: seat, in: room)
-        send(.joined(Joined(room: room.name, seat: seat, token: fresh, id: id)), to: client)
+        send(.joined(Joined(room: room.name, seat: seat, token: fresh, rules: room.rules, id: id)), to: client)
         let states = (try? room.match.reconnect(seat: seat, at: now)) ?? []
         publish(states, in: room, id: id, at: now)
         log(.info, "room \(room.name): \(name) resumed seat \(seat.index)")

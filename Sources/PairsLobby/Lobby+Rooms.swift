@@ -3,12 +3,12 @@ import PairsWire
 
 /// Rooms coming and going, and their states going out.
 extension Lobby {
-    func openRoom(named name: String, quickMatch: Bool, options: GameOptions) -> Room {
+    func openRoom(named name: String, quickMatch: Bool, rules: RuleSet) -> Room {
         let seed = configuration.seed ?? random.next()
-        let match = Match(options: options, graceMilliseconds: configuration.graceMilliseconds, seed: seed)
+        let match = Match(rules: rules, graceMilliseconds: configuration.graceMilliseconds, seed: seed)
         let room = Room(name: name, isQuickMatch: quickMatch, match: match)
         directory.add(room)
-        log(.info, "room \(name) created (\(options.pairs) pairs)")
+        log(.info, "room \(name) created (\(rules.pairs) pairs)")
         return room
     }
 
@@ -21,7 +21,8 @@ extension Lobby {
     /// first: on loopback each send runs the receiver's TCP path, and the requester is the one waiting.
     func publish(_ states: [PublicState], in room: Room, id: RequestID?, at now: Moment, requester: Client? = nil) {
         guard !states.isEmpty else { return settle(room, at: now) }
-        let bytes = ServerMessageEncoder.encode(states: states, room: room.name, spectators: room.spectators.count, id: id)
+        let bytes = ServerMessageEncoder.encode(
+            states: states, room: room.name, spectators: room.spectators.count, rules: room.rules, id: id)
         room.forEachRecipient(first: requester.flatMap { room.hasMember($0) ? $0 : nil }) {
             append(.send(bytes, messages: states.count, to: $0.id))
         }
@@ -35,7 +36,7 @@ extension Lobby {
                     room.seatClients[seat.index] = nil
                     if case .seated(let seated, _) = client.place, seated === room { client.place = .lobby }
                 }
-            case .over, .forfeit:
+            case let event where event.endsGame:
                 counters.gamesFinished += 1
                 log(.info, "room \(room.name): game \(state.game) over, \(describe(state))")
             default:
@@ -80,6 +81,7 @@ extension Lobby {
         switch state.outcome {
         case .win(let seat)?: return "\(names[seat.index]) won \(scores)"
         case .draw?: return "draw \(scores)"
+        case .loss?: return "\(names[0]) lost \(scores)"
         case nil: return "ended"
         }
     }

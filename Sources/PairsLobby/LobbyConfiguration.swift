@@ -2,8 +2,8 @@ import PairsRules
 
 /// Everything the lobby's decisions depend on besides the requests and the moments they arrive at.
 public struct LobbyConfiguration: Sendable {
-    /// Options for rooms whose creator does not choose them.
-    public var defaultOptions = GameOptions.standard
+    /// Rules for rooms whose creator does not choose them.
+    public var defaultRules = RuleSet.standard
     /// How long a dropped player keeps the seat.
     public var graceSeconds = 60
     /// Every room deals its boards from this seed when set, so games can be replayed.

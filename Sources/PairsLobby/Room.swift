@@ -14,9 +14,9 @@ final class Room {
     let isQuickMatch: Bool
     var match: Match
     /// The live connection of each seat: nil while the seat is empty or its player is away.
-    var seatClients: [Client?] = [nil, nil]
+    var seatClients: [Client?]
     /// The resume token of each seated player. Sent to that player only.
-    var tokens: [String?] = [nil, nil]
+    var tokens: [String?]
     var spectators: [ConnectionID: Spectator] = [:]
 
     /// When the match next has something to do, as `RoomDeadlines` holds it; kept there, not derived.
@@ -28,7 +28,11 @@ final class Room {
         self.name = name
         self.isQuickMatch = isQuickMatch
         self.match = match
+        seatClients = Array(repeating: nil, count: match.seats.count)
+        tokens = Array(repeating: nil, count: match.seats.count)
     }
+
+    var rules: RuleSet { match.rules }
 
     /// Calls `body` for everyone who receives the room's states and chat: `first` (the connection whose
     /// request caused them, which is waiting for the answer) before the others, then the other connected
@@ -53,14 +57,14 @@ final class Room {
     /// A quick-match room offers its free seat only while its one player is there to play: a player who
     /// dropped while waiting would otherwise be handed a newcomer who then waits out the grace period.
     var isWaitingForQuickMatch: Bool {
-        guard isQuickMatch, let free = match.freeSeat else { return false }
-        return seatClients[free.opponent.index] != nil
+        guard isQuickMatch, match.freeSeat != nil else { return false }
+        return seatClients.contains { $0 != nil }
     }
 
     var summary: RoomSummary {
         RoomSummary(
             name: name, phase: match.phase,
             players: Seat.allCases.map { match.playerName(in: $0) },
-            spectators: spectators.count, pairs: match.options.pairs)
+            spectators: spectators.count, pairs: match.rules.pairs, rules: match.rules)
     }
 }

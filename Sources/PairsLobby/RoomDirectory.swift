@@ -6,13 +6,13 @@ import PairsRules
 /// both get it.
 struct RoomDirectory {
     private(set) var rooms: [String: Room] = [:]
-    /// The quick-match rooms with one player waiting, per set of options, longest waiting first: quick
-    /// match pairs only players who asked for the same game. Rarely more than one per set of options, since
+    /// The quick-match rooms with one player waiting, per rule set, longest waiting first: quick match
+    /// pairs only players who asked for the same game. Rarely more than one per rule set, since
     /// the next quick joiner fills the first; a room leaves the list when its player drops, and comes back
     /// (at the end) when the player resumes.
-    private var waitingQuickMatch: [GameOptions: [Room]] = [:]
+    private var waitingQuickMatch: [RuleSet: [Room]] = [:]
     private var seatsByToken: [String: (room: Room, seat: Seat)] = [:]
-    private var quickMatchCount = 0
+    private var madeRoomCount = 0
 
     var count: Int { rooms.count }
 
@@ -29,9 +29,9 @@ struct RoomDirectory {
         for case let token? in room.tokens { seatsByToken[token] = nil }
     }
 
-    /// The quick-match room waiting for a player who wants `options`, if there is one.
-    func waitingQuickMatchRoom(for options: GameOptions) -> Room? {
-        waitingQuickMatch[options]?.first
+    /// The quick-match room waiting for a player who wants `rules`, if there is one.
+    func waitingQuickMatchRoom(for rules: RuleSet) -> Room? {
+        waitingQuickMatch[rules]?.first
     }
 
     /// Keeps the quick-match list in step with the room: listed while it waits for a second player
@@ -39,8 +39,8 @@ struct RoomDirectory {
     mutating func update(quickMatch room: Room) {
         guard room.isQuickMatch else { return }
         if room.isWaitingForQuickMatch {
-            if waitingQuickMatch[room.match.options]?.contains(where: { $0 === room }) != true {
-                waitingQuickMatch[room.match.options, default: []].append(room)
+            if waitingQuickMatch[room.match.rules]?.contains(where: { $0 === room }) != true {
+                waitingQuickMatch[room.match.rules, default: []].append(room)
             }
         } else {
             unlist(room)
@@ -48,17 +48,17 @@ struct RoomDirectory {
     }
 
     private mutating func unlist(_ room: Room) {
-        let options = room.match.options
-        guard let index = waitingQuickMatch[options]?.firstIndex(where: { $0 === room }) else { return }
-        waitingQuickMatch[options]!.remove(at: index)
-        if waitingQuickMatch[options]!.isEmpty { waitingQuickMatch[options] = nil }
+        let rules = room.match.rules
+        guard let index = waitingQuickMatch[rules]?.firstIndex(where: { $0 === room }) else { return }
+        waitingQuickMatch[rules]!.remove(at: index)
+        if waitingQuickMatch[rules]!.isEmpty { waitingQuickMatch[rules] = nil }
     }
 
-    /// A name for a new quick-match room that no room has.
-    mutating func newQuickMatchName() -> String {
+    /// A name for a new room made by the lobby rather than by a player, `PREFIX-N`, that no room has.
+    mutating func newRoomName(prefix: String) -> String {
         while true {
-            quickMatchCount += 1
-            let name = "quick-\(quickMatchCount)"
+            madeRoomCount += 1
+            let name = "\(prefix)-\(madeRoomCount)"
             if rooms[name] == nil { return name }
         }
     }

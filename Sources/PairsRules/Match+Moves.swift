@@ -1,52 +1,59 @@
-/// Flips and rematches: everything a seated player does to the game itself.
+/// Flips and rematches: everything a seated player does to the game itself, and how a game starts and ends.
 extension Match {
-    /// Turns `card` face up for `seat`. The first flip of a turn waits for a second; the second either
-    /// matches (the pair leaves play and the seat scores) or mismatches (both stay up for the reveal).
+    /// Turns `card` face up for `seat`. A turn is as many flips as a set has cards; the last one either
+    /// makes a set (its cards leave play and the seat scores) or not (they all stay up for the reveal).
     public mutating func flip(card: Int, by seat: Seat, at now: Moment) throws(MoveError) -> [PublicState] {
         guard case .playing(var turn) = stage else { throw .notPlaying(phase) }
         guard turn.seat == seat else { throw .notYourTurn }
         guard cards.indices.contains(card) else { throw .cardOutOfRange(card: card, cardCount: cards.count) }
         guard cards[card].status == .down else { throw .cardNotFaceDown(card: card) }
 
+        let scoring = rules.variant.scoring
         players[seat.index]?.consecutiveTimeouts = 0
+        players[seat.index]?.score += scoring.flipPoints
+        turn.points += scoring.flipPoints
+        cards[card].status = .up
+        turn.flipped.append(card)
         var states: [PublicState] = []
-        guard let first = turn.firstCard else {
-            cards[card].status = .up
-            turn.firstCard = card
+        guard turn.flipped.count == rules.variant.setSize.rawValue else {
             stage = .playing(turn)
             emit(.flip(seat, card: card), at: now, into: &states)
             return states
         }
 
-        let pair = CardPair(first, card)
-        if cards[first].face == cards[card].face {
-            cards[first].status = .matched(by: seat)
-            cards[card].status = .matched(by: seat)
-            players[seat.index]?.score += 1
+        let set = turn.flipped
+        if let value = rules.variant.deck.value(of: set, face: { cards[$0].face }) {
+            let points = turn.points + scoring.matchPoints(value: value)
+            players[seat.index]?.score += scoring.matchPoints(value: value)
+            for index in set { cards[index].status = .matched(by: seat) }
             if cards.allSatisfy({ $0.status != .down }) {
-                finish(with: outcomeByScore())
-                emit(.over(seat, cards: pair), at: now, into: &states)
+                finish(with: clearedOutcome(by: seat))
+                emit(.over(seat, cards: set, points: points), at: now, into: &states)
             } else {
-                let next = options.againOnMatch ? seat : seat.opponent
+                let next = rules.againOnMatch ? seat : self.seat(after: seat)
                 stage = .playing(Turn(seat: next, deadline: turnDeadline(startingAt: now)))
-                emit(.match(seat, cards: pair), at: now, into: &states)
+                emit(.match(seat, cards: set, points: points), at: now, into: &states)
+                if !setsRemain {
+                    finish(with: outcomeByScore())
+                    emit(.exhausted, at: now, into: &states)
+                }
             }
         } else {
-            // Both faces stay up for the reveal, even a zero-length one: the state showing both is emitted
-            // before `advance` hides them, so both players always see what was turned.
-            cards[card].status = .up
-            let until = now.adding(milliseconds: Int64(options.revealMilliseconds))
-            stage = .reveal(Reveal(seat: seat, cards: pair, until: until))
-            emit(.mismatch(seat, cards: pair), at: now, into: &states)
+            // Every face stays up for the reveal, even a zero-length one: the state showing them all is
+            // emitted before `advance` hides them, so everyone always sees what was turned.
+            players[seat.index]?.score += scoring.mismatchPoints
+            let until = now.adding(milliseconds: Int64(rules.revealMilliseconds))
+            stage = .reveal(Reveal(seat: seat, cards: set, until: until))
+            emit(.mismatch(seat, cards: set, points: turn.points + scoring.mismatchPoints), at: now, into: &states)
         }
         states += advance(to: now)
         return states
     }
 
-    /// Records that `seat` wants another game; the new game starts when both seats have asked.
+    /// Records that `seat` wants another game; the new game starts when every seat has asked.
     public mutating func requestRematch(by seat: Seat, at now: Moment) throws(MoveError) -> [PublicState] {
         guard case .over = stage else { throw .gameNotOver(phase) }
-        guard let player = players[seat.index] else { throw .seatEmpty(seat) }
+        guard let player = players.indices.contains(seat.index) ? players[seat.index] : nil else { throw .seatEmpty(seat) }
         guard !player.wantsRematch else { throw .rematchAlreadyRequested }
         players[seat.index]?.wantsRematch = true
         var states: [PublicState] = []
@@ -58,24 +65,48 @@ extension Match {
     }
 
     /// Deals a fresh board and gives the first turn to the seat whose turn it is to start: seat 0 in the
-    /// first game, then alternating.
+    /// first game, then alternating (a solo player always starts). With a peek, every face is shown first.
     mutating func startGame(at now: Moment, into states: inout [PublicState]) {
         game += 1
-        var faces = Faces.all.prefix(options.pairs).flatMap { [$0, $0] }
-        shuffle(&faces)
-        cards = faces.map { Card(face: $0, status: .down) }
-        for seat in Seat.allCases {
+        cards = dealFaces().map { Card(face: $0, status: .down) }
+        for seat in seats {
             players[seat.index]?.score = 0
             players[seat.index]?.wantsRematch = false
             players[seat.index]?.consecutiveTimeouts = 0
         }
-        let starter: Seat = game % 2 == 1 ? .first : .second
+        let starter: Seat = game % 2 == 1 || rules.variant.seats == .one ? .first : .second
+        if rules.variant.peekMilliseconds > 0 {
+            stage = .peek(until: now.adding(milliseconds: Int64(rules.variant.peekMilliseconds)), starter: starter)
+            emit(.peek, at: now, into: &states)
+        } else {
+            startPlay(starter, at: now, into: &states)
+        }
+    }
+
+    /// Play begins: the starter's turn clock and the game clock start.
+    mutating func startPlay(_ starter: Seat, at now: Moment, into states: inout [PublicState]) {
+        let gameSeconds = rules.variant.gameSeconds
+        gameDeadline = gameSeconds > 0 ? now.adding(milliseconds: Int64(gameSeconds) * 1000) : nil
         stage = .playing(Turn(seat: starter, deadline: turnDeadline(startingAt: now)))
         emit(.start(turn: starter), at: now, into: &states)
     }
 
+    /// A shuffled board: sets of words, or distinct playing cards. A deal of playing cards always holds a
+    /// set (a few small boards of unrelated cards would otherwise be over before the first flip), so it is
+    /// shuffled again until it does; the generator makes that as repeatable as the first shuffle.
+    mutating func dealFaces() -> [Face] {
+        let deck = rules.variant.deck
+        var faces = deck.faces(for: rules)
+        while true {
+            shuffle(&faces)
+            guard deck == .cards else { return faces }
+            let board = Array(faces.prefix(rules.cardCount))
+            if deck.holdsSet(among: board, size: rules.variant.setSize.rawValue) { return board }
+        }
+    }
+
     /// Fisher-Yates with the match's own generator, so a seed always deals the same boards.
-    mutating func shuffle(_ faces: inout [String]) {
+    mutating func shuffle<Element>(_ faces: inout [Element]) {
         var index = faces.count - 1
         while index > 0 {
             faces.swapAt(index, generator.next(below: index + 1))
@@ -83,16 +114,40 @@ extension Match {
         }
     }
 
-    /// The outcome when the board is cleared: the higher score wins, equal scores draw.
+    /// Whether a set can still be made of the cards face down. Playing cards can run out of sets before
+    /// the board is cleared; words never do.
+    var setsRemain: Bool {
+        // A board of words holds whole sets, so the cards still down always make some: no need to count.
+        guard rules.variant.deck == .cards else { return true }
+        return rules.variant.deck.holdsSet(
+            among: cards.lazy.filter { $0.status == .down }.map(\.face), size: rules.variant.setSize.rawValue)
+    }
+
+    /// The outcome when `seat` clears the board: a solo player wins; two players go by score.
+    func clearedOutcome(by seat: Seat) -> Outcome {
+        rules.variant.seats == .one ? .win(seat) : outcomeByScore()
+    }
+
+    /// The outcome of a game ended by its clock or by running out of sets: two players go by score (equal
+    /// scores draw); a solo player who did not clear the board has lost.
     func outcomeByScore() -> Outcome {
+        guard rules.variant.seats == .two else { return .loss }
         let first = players[0]?.score ?? 0
         let second = players[1]?.score ?? 0
         if first == second { return .draw }
         return .win(first > second ? .first : .second)
     }
 
-    /// Ends the game and records it in the series.
+    /// The outcome when `seat` gives up: the other player wins, a solo player loses.
+    func forfeitOutcome(by seat: Seat) -> Outcome {
+        rules.variant.seats == .two ? .win(seat.opponent) : .loss
+    }
+
+    /// Ends the game: the clocks stop and the series counts the outcome. Cards still up from an unfinished
+    /// turn stay up in the state that ends the game (everyone sees what was on the table); whoever ends it
+    /// turns them down when that state is out.
     mutating func finish(with outcome: Outcome) {
+        gameDeadline = nil
         stage = .over(outcome)
         series.record(outcome)
     }

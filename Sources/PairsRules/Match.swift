@@ -1,5 +1,5 @@
-/// The rules of one room as a deterministic state machine: two seats, the current game, and the series
-/// between the two players.
+/// The rules of one room as a deterministic state machine: its seats, the current game, and the series
+/// between the players, all played by one `RuleSet`.
 ///
 /// Every mutating call takes the moment it happens and returns the public states it produced, one per
 /// accepted change, in order; a refused move throws and changes nothing. The match never reads a clock and
@@ -8,87 +8,97 @@
 ///
 /// Invariant: the stage is `.waiting` exactly when a seat is empty.
 public struct Match: Sendable {
-    /// Options every game of this match is played with.
-    public let options: GameOptions
+    /// The rules every game of this match is played by.
+    public let rules: RuleSet
     /// How long a disconnected player keeps the seat before forfeiting.
     public let graceMilliseconds: Int64
 
     var generator: SplitMix64
-    var players: [Player?] = [nil, nil]
+    var players: [Player?]
     var cards: [Card]
     var stage: Stage = .waiting
+    /// When the game clock runs out, while play is on (`playing` or `reveal`) and the rules have one.
+    var gameDeadline: Moment?
     var lastEvent: GameEvent?
 
     /// Games started so far; 0 until the first one starts.
     public internal(set) var game = 0
     /// Accepted changes so far; the `seq` of the latest public state.
     public internal(set) var seq = 0
-    /// Wins and draws since the current two players sat down together.
-    public internal(set) var series = SeriesTally()
+    /// Wins and draws since the current players sat down together.
+    public internal(set) var series: SeriesTally
 
     /// A match with no players yet. Boards are shuffled by a SplitMix64 generator seeded with `seed`.
-    public init(options: GameOptions, graceMilliseconds: Int64, seed: UInt64) {
-        self.options = options
+    public init(rules: RuleSet, graceMilliseconds: Int64, seed: UInt64) {
+        self.rules = rules
         self.graceMilliseconds = graceMilliseconds
         self.generator = SplitMix64(seed: seed)
-        self.cards = Array(repeating: Card(face: "", status: .down), count: options.pairs * 2)
+        self.players = Array(repeating: nil, count: rules.variant.seats.rawValue)
+        self.series = SeriesTally(seats: rules.variant.seats)
+        self.cards = Array(repeating: Card(face: Face(text: "", card: nil), status: .down), count: rules.cardCount)
     }
 
     // MARK: Queries
 
-    /// The phase as the wire names it.
     public var phase: Phase {
         switch stage {
         case .waiting: .waiting
+        case .peek: .peek
         case .playing: .playing
         case .reveal: .reveal
         case .over: .over
         }
     }
 
-    /// The seat on turn, if a game is running.
+    /// The seat on turn, if a game is being played.
     public var turn: Seat? {
         switch stage {
         case .playing(let turn): turn.seat
         case .reveal(let reveal): reveal.seat
-        case .waiting, .over: nil
+        case .waiting, .peek, .over: nil
         }
     }
 
-    /// The name of the player in `seat`, or nil when it is empty.
+    /// The seats of this match, in turn order.
+    public var seats: [Seat] { rules.variant.seats.seats }
+
+    /// The name of the player in `seat`, or nil when it is empty (or not a seat of this match).
     public func playerName(in seat: Seat) -> String? {
-        players[seat.index]?.name
+        players.indices.contains(seat.index) ? players[seat.index]?.name : nil
     }
 
     /// Whether nobody holds a seat: the room can be closed.
     public var isEmpty: Bool { players.allSatisfy { $0 == nil } }
 
     /// The first empty seat, if any.
-    public var freeSeat: Seat? { Seat.allCases.first { players[$0.index] == nil } }
+    public var freeSeat: Seat? { seats.first { players[$0.index] == nil } }
 
-    /// The earliest moment at which `advance(to:)` has something to do: a reveal ending, a turn clock running
-    /// out, or a disconnected player's grace period ending. Nil when nothing is pending.
+    /// The earliest moment at which `advance(to:)` has something to do: a peek or a reveal ending, a turn
+    /// clock or the game clock running out, or a disconnected player's grace period ending. Nil when
+    /// nothing is pending.
     public var nextDeadline: Moment? {
         // Asked after every change in every room, so it allocates nothing.
         var earliest: Moment?
-        func consider(_ moment: Moment) {
+        func consider(_ moment: Moment?) {
+            guard let moment else { return }
             if earliest.map({ moment < $0 }) ?? true { earliest = moment }
         }
-        switch stage {
-        case .playing(let turn): if let deadline = turn.deadline { consider(deadline) }
-        case .reveal(let reveal): consider(reveal.until)
-        case .waiting, .over: break
-        }
+        consider(stage.deadline)
+        consider(gameDeadline)
         for case let player? in players {
             if case .away(let forfeitAt) = player.presence { consider(forfeitAt) }
         }
         return earliest
     }
 
-    /// The public state as of the latest change, with the turn clock read at `now`; nil before any change.
+    /// The public state as of the latest change, with the clocks read at `now`; nil before any change.
     public func currentState(at now: Moment) -> PublicState? {
         lastEvent.map { publicState(after: $0, at: now) }
     }
+
+    /// The faces of the current board in board order, face-down cards included: what a finished game's
+    /// record keeps so that it can be replayed. Not for anyone at the table while the game is on.
+    public var deal: [String] { cards.map(\.face.text) }
 
     // MARK: Internals shared by the moves
 
@@ -100,23 +110,26 @@ public struct Match: Sendable {
     }
 
     func publicState(after event: GameEvent, at now: Moment) -> PublicState {
-        var millisecondsLeft: Int?
+        var turnLeft: Int?
         if case .playing(let turn) = stage, let deadline = turn.deadline {
-            millisecondsLeft = Int(max(0, now.milliseconds(until: deadline)))
+            turnLeft = Int(max(0, now.milliseconds(until: deadline)))
         }
         var outcome: Outcome?
         if case .over(let result) = stage { outcome = result }
+        // The peek shows every face to everyone: that is what it is for.
+        let isPeek = if case .peek = stage { true } else { false }
         return PublicState(
             game: game,
             seq: seq,
             phase: phase,
-            layout: options.layout,
-            cards: cards.map(\.view),
+            layout: rules.layout,
+            cards: cards.map { isPeek ? .up(face: $0.face.text) : $0.view },
             players: players.map { player in
                 player.map { PlayerView(name: $0.name, score: $0.score, connected: $0.presence == .connected) }
             },
             turn: turn,
-            turnMillisecondsLeft: millisecondsLeft,
+            turnMillisecondsLeft: turnLeft,
+            gameMillisecondsLeft: gameDeadline.map { Int(max(0, now.milliseconds(until: $0))) },
             outcome: outcome,
             series: series,
             event: event
@@ -125,7 +138,12 @@ public struct Match: Sendable {
 
     /// When the turn that starts at `start` runs out, or nil with the clock off.
     func turnDeadline(startingAt start: Moment) -> Moment? {
-        options.turnSeconds > 0 ? start.adding(milliseconds: Int64(options.turnSeconds) * 1000) : nil
+        rules.turnSeconds > 0 ? start.adding(milliseconds: Int64(rules.turnSeconds) * 1000) : nil
+    }
+
+    /// The seat whose turn follows `seat`'s: the other player, or the solo player again.
+    func seat(after seat: Seat) -> Seat {
+        rules.variant.seats == .two ? seat.opponent : seat
     }
 }
 
@@ -153,14 +171,14 @@ struct Card: Sendable {
         case matched(by: Seat)
     }
 
-    var face: String
+    var face: Face
     var status: Status
 
     var view: CardView {
         switch status {
         case .down: .down
-        case .up: .up(face: face)
-        case .matched(let seat): .matched(face: face, by: seat)
+        case .up: .up(face: face.text)
+        case .matched(let seat): .matched(face: face.text, by: seat)
         }
     }
 }
@@ -169,26 +187,45 @@ struct Card: Sendable {
 enum Stage: Sendable {
     /// A seat is empty.
     case waiting
+    /// Every face is on show until the moment given; then play starts with `starter` on turn.
+    case peek(until: Moment, starter: Seat)
     /// `Turn.seat` may flip.
     case playing(Turn)
-    /// A mismatched pair is on show until `Reveal.until`.
+    /// A mismatched set is on show until `Reveal.until`.
     case reveal(Reveal)
     /// The game ended.
     case over(Outcome)
+
+    /// When the stage ends by itself: a peek or a reveal ending, or the turn clock.
+    var deadline: Moment? {
+        switch self {
+        case .peek(let until, _): until
+        case .playing(let turn): turn.deadline
+        case .reveal(let reveal): reveal.until
+        case .waiting, .over: nil
+        }
+    }
 }
 
 /// The turn in progress.
 struct Turn: Sendable {
     var seat: Seat
-    /// The card flipped first this turn, while it waits for its partner.
-    var firstCard: Int?
+    /// The cards flipped so far this turn, waiting for the rest of their set.
+    var flipped = CardSet()
+    /// The score change of the turn so far (Matchismo's flip costs).
+    var points = 0
     /// When the turn clock runs out; nil with the clock off.
     var deadline: Moment?
+
+    init(seat: Seat, deadline: Moment?) {
+        self.seat = seat
+        self.deadline = deadline
+    }
 }
 
 /// A mismatch on show.
 struct Reveal: Sendable {
     var seat: Seat
-    var cards: CardPair
+    var cards: CardSet
     var until: Moment
 }

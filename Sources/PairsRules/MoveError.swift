@@ -24,6 +24,7 @@ public enum MoveError: Error, Sendable, Hashable, CustomStringConvertible {
         case .notPlaying(let phase):
             switch phase {
             case .waiting: "the game has not started: waiting for an opponent"
+            case .peek: "wait: every face is on show until play starts"
             case .reveal: "wait: the mismatched cards are still on show"
             case .over: "the game is over: ask for a rematch"
             case .playing: "no flip is possible now"

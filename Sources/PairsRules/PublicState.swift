@@ -1,10 +1,12 @@
-/// Where a game stands, as the wire names it.
-public enum Phase: String, Sendable, Hashable, Codable {
-    /// Fewer than two players: no game is running.
+/// Where a game stands. (The wire's spelling of each phase is PairsWire's.)
+public enum Phase: Sendable, Hashable, CaseIterable {
+    /// A seat is empty: no game is running.
     case waiting
+    /// A game began and every face is on show for the peek; nobody may flip.
+    case peek
     /// The player on turn may flip.
     case playing
-    /// A mismatched pair is on show; nobody may flip.
+    /// A mismatched set is on show; nobody may flip.
     case reveal
     /// The game ended; the players may ask for a rematch.
     case over
@@ -33,18 +35,22 @@ public struct PlayerView: Sendable, Hashable {
 
 /// How a finished game ended.
 public enum Outcome: Sendable, Hashable {
+    /// The seat won: the higher score of two, or a solo player who cleared the board.
     case win(Seat)
+    /// Two players with equal scores.
     case draw
+    /// A solo player did not clear the board: the game clock ran out, no set was left, or they gave up.
+    case loss
 
-    /// The winning seat, or nil for a draw.
+    /// The winning seat, or nil for a draw or a solo loss.
     public var winner: Seat? {
         if case .win(let seat) = self { seat } else { nil }
     }
 }
 
-/// Games won by each seat and games drawn since the current two players sat down together.
+/// Games won by each seat and games drawn since the current players sat down together.
 public struct SeriesTally: Sendable, Hashable {
-    /// Wins indexed by seat.
+    /// Wins indexed by seat: one entry per seat of the room.
     public var wins: [Int]
     public var draws: Int
 
@@ -53,10 +59,16 @@ public struct SeriesTally: Sendable, Hashable {
         self.draws = draws
     }
 
+    /// An empty tally for a room of `seats`.
+    public init(seats: SeatCount) {
+        self.init(wins: Array(repeating: 0, count: seats.rawValue))
+    }
+
     mutating func record(_ outcome: Outcome) {
         switch outcome {
         case .win(let seat): wins[seat.index] += 1
         case .draw: draws += 1
+        case .loss: break
         }
     }
 }
@@ -82,6 +94,9 @@ public struct StateSnapshot<Event: Sendable & Hashable>: Sendable, Hashable {
     public var turn: Seat?
     /// Milliseconds left on the turn clock when this state was made; nil when no clock is running.
     public var turnMillisecondsLeft: Int?
+    /// Milliseconds left on the game clock when this state was made; nil when the rules have none or it is
+    /// not running (before play starts, once the game is over).
+    public var gameMillisecondsLeft: Int?
     /// Set once a game is over.
     public var outcome: Outcome?
     public var series: SeriesTally
@@ -90,7 +105,8 @@ public struct StateSnapshot<Event: Sendable & Hashable>: Sendable, Hashable {
 
     public init(
         game: Int, seq: Int, phase: Phase, layout: BoardLayout, cards: [CardView], players: [PlayerView?],
-        turn: Seat?, turnMillisecondsLeft: Int?, outcome: Outcome?, series: SeriesTally, event: Event
+        turn: Seat?, turnMillisecondsLeft: Int?, gameMillisecondsLeft: Int? = nil, outcome: Outcome?,
+        series: SeriesTally, event: Event
     ) {
         self.game = game
         self.seq = seq
@@ -100,6 +116,7 @@ public struct StateSnapshot<Event: Sendable & Hashable>: Sendable, Hashable {
         self.players = players
         self.turn = turn
         self.turnMillisecondsLeft = turnMillisecondsLeft
+        self.gameMillisecondsLeft = gameMillisecondsLeft
         self.outcome = outcome
         self.series = series
         self.event = event
@@ -109,7 +126,8 @@ public struct StateSnapshot<Event: Sendable & Hashable>: Sendable, Hashable {
     public func describing<Other>(_ event: Other) -> StateSnapshot<Other> {
         StateSnapshot<Other>(
             game: game, seq: seq, phase: phase, layout: layout, cards: cards, players: players, turn: turn,
-            turnMillisecondsLeft: turnMillisecondsLeft, outcome: outcome, series: series, event: event)
+            turnMillisecondsLeft: turnMillisecondsLeft, gameMillisecondsLeft: gameMillisecondsLeft, outcome: outcome,
+            series: series, event: event)
     }
 }
 

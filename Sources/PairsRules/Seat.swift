@@ -1,5 +1,5 @@
 /// One of the two places at a board. Seat 0 (`first`) moves first in a room's first game.
-public enum Seat: Int, Sendable, Hashable, CaseIterable, Codable {
+public enum Seat: Int, Sendable, Hashable, CaseIterable {
     case first = 0
     case second = 1
 

@@ -31,34 +31,15 @@ public struct Request: Sendable, Hashable {
     }
 }
 
-/// A `join`: the room to join or create (nil for quick match) and the options to create it with. Options
-/// left nil take the server's defaults; they are ignored when the room exists already.
+/// A `join`: the room to join or create (nil for quick match) and the rules to create it with. Rules left
+/// unchosen take the server's defaults; all are ignored when the room exists already.
 public struct JoinRequest: Sendable, Hashable {
     public var room: String?
-    public var pairs: Int?
-    public var turnSeconds: Int?
-    public var revealMilliseconds: Int?
-    public var againOnMatch: Bool?
+    public var rules: RuleChoices
 
-    public init(
-        room: String? = nil, pairs: Int? = nil, turnSeconds: Int? = nil, revealMilliseconds: Int? = nil,
-        againOnMatch: Bool? = nil
-    ) {
+    public init(room: String? = nil, rules: RuleChoices = RuleChoices()) {
         self.room = room
-        self.pairs = pairs
-        self.turnSeconds = turnSeconds
-        self.revealMilliseconds = revealMilliseconds
-        self.againOnMatch = againOnMatch
-    }
-
-    /// `defaults` with this request's options laid over them.
-    public func options(over defaults: GameOptions) -> GameOptions {
-        GameOptions(
-            pairs: pairs ?? defaults.pairs,
-            turnSeconds: turnSeconds ?? defaults.turnSeconds,
-            revealMilliseconds: revealMilliseconds ?? defaults.revealMilliseconds,
-            againOnMatch: againOnMatch ?? defaults.againOnMatch
-        )
+        self.rules = rules
     }
 }
 

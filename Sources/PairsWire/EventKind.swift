@@ -6,20 +6,22 @@ import PairsRules
 /// decoder and the load client's scanner read them back. A later protocol version may add kinds, and a
 /// client must carry on past them, so a kind this version does not know is kept by name as `unknown`.
 public enum EventKind: Sendable, Hashable, CustomStringConvertible {
-    case join, start, flip, match, mismatch, hide, timeout, over, forfeit, leave, disconnect, reconnect, rematch
+    case join, peek, start, flip, match, mismatch, hide, timeout, over, timeUp, exhausted, forfeit, leave, disconnect,
+        reconnect, rematch
     /// A kind this version does not know, by its wire name. `init(wireName:)` never makes one of a known name.
     case unknown(String)
 
     /// Every kind this version knows, in protocol.md's order.
     public static let known: [EventKind] = [
-        .join, .start, .flip, .match, .mismatch, .hide, .timeout, .over, .forfeit, .leave, .disconnect, .reconnect,
-        .rematch,
+        .join, .peek, .start, .flip, .match, .mismatch, .hide, .timeout, .over, .timeUp, .exhausted, .forfeit, .leave,
+        .disconnect, .reconnect, .rematch,
     ]
 
     /// The kind of a change the rules made.
     public init(_ event: GameEvent) {
         switch event {
         case .join: self = .join
+        case .peek: self = .peek
         case .start: self = .start
         case .flip: self = .flip
         case .match: self = .match
@@ -27,6 +29,8 @@ public enum EventKind: Sendable, Hashable, CustomStringConvertible {
         case .hide: self = .hide
         case .timeout: self = .timeout
         case .over: self = .over
+        case .timeUp: self = .timeUp
+        case .exhausted: self = .exhausted
         case .forfeit: self = .forfeit
         case .leave: self = .leave
         case .disconnect: self = .disconnect
@@ -51,6 +55,7 @@ public enum EventKind: Sendable, Hashable, CustomStringConvertible {
     public var wireName: String {
         switch self {
         case .join: "join"
+        case .peek: "peek"
         case .start: "start"
         case .flip: "flip"
         case .match: "match"
@@ -58,6 +63,8 @@ public enum EventKind: Sendable, Hashable, CustomStringConvertible {
         case .hide: "hide"
         case .timeout: "timeout"
         case .over: "over"
+        case .timeUp: "time_up"
+        case .exhausted: "exhausted"
         case .forfeit: "forfeit"
         case .leave: "leave"
         case .disconnect: "disconnect"

@@ -99,11 +99,30 @@ public enum RequestDecoder {
     private static func joinRequest(_ fields: inout Fields) throws(RequestError) -> JoinRequest {
         var request = JoinRequest()
         if let name = try fields.optionalString("room") { request.room = try room(name) }
-        request.pairs = try fields.optionalInteger("pairs", in: GameOptions.pairsRange)
-        request.turnSeconds = try fields.optionalInteger("turn_seconds", in: GameOptions.turnSecondsRange)
-        request.revealMilliseconds = try fields.optionalInteger("reveal_ms", in: GameOptions.revealMillisecondsRange)
-        request.againOnMatch = try fields.optionalBool("again_on_match")
+        request.rules = try ruleChoices(in: fields.object)
         return request
+    }
+
+    /// The rules an object chooses, by protocol.md's names, each checked against its own range: a `join`'s
+    /// options, or a room's `rules` as the server sends them. The most sets a board holds depends on the
+    /// other rules; `RuleChoices.rules(over:)` checks that once they are all known.
+    static func ruleChoices(in object: JSONObject) throws(RequestError) -> RuleChoices {
+        let fields = Fields(object: object)
+        var rules = RuleChoices()
+        rules.seats = try fields.optionalInteger("seats", in: 1...2).flatMap(SeatCount.init(rawValue:))
+        rules.setSize = try fields.optionalInteger("match", in: 2...3).flatMap(SetSize.init(rawValue:))
+        rules.deck = try fields.optionalName("deck", of: Deck.self)
+        rules.scoring = try fields.optionalName("scoring", of: Scoring.Kind.self)
+        rules.flipCost = try fields.optionalInteger("flip_cost", in: MatchismoCosts.range)
+        rules.mismatchPenalty = try fields.optionalInteger("mismatch_penalty", in: MatchismoCosts.range)
+        rules.matchBonus = try fields.optionalInteger("match_bonus", in: MatchismoCosts.range)
+        rules.gameSeconds = try fields.optionalInteger("game_seconds", in: Variant.gameSecondsRange)
+        rules.peekMilliseconds = try fields.optionalInteger("peek_ms", in: Variant.peekMillisecondsRange)
+        rules.pairs = try fields.optionalInteger("pairs", in: RuleSet.pairsLimits)
+        rules.turnSeconds = try fields.optionalInteger("turn_seconds", in: RuleSet.turnSecondsRange)
+        rules.revealMilliseconds = try fields.optionalInteger("reveal_ms", in: RuleSet.revealMillisecondsRange)
+        rules.againOnMatch = try fields.optionalBool("again_on_match")
+        return rules
     }
 
     /// A player name, cleaned of control characters and trimmed to the name limit.
@@ -165,6 +184,15 @@ private struct Fields {
         guard let value = try optionalInteger(key) else { return nil }
         guard range.contains(value) else {
             throw RequestError(.badField, "\(key) must be \(range.lowerBound)...\(range.upperBound), not \(value)")
+        }
+        return value
+    }
+
+    /// A string field that must be one of the wire names of `type`.
+    func optionalName<Value: WireNamed>(_ key: String, of type: Value.Type) throws(RequestError) -> Value? {
+        guard let name = try optionalString(key) else { return nil }
+        guard let value = Value(wireName: name) else {
+            throw RequestError(.badField, "\(key) must be \(Value.wireNames.map { "\"\($0)\"" }.joined(separator: " or ")), not \"\(TextCleaner.cleanName(name) ?? "")\"")
         }
         return value
     }

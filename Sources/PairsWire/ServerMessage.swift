@@ -55,12 +55,16 @@ public struct Joined: Sendable, Hashable {
     public var seat: Seat?
     /// The secret that resumes this seat after a dropped connection; sent to its owner only.
     public var token: String?
+    /// The room's rules. Sent only when they are not the classic game's (`Variant.classic`), so a client
+    /// that never asks for variants sees what it always saw; nil when absent.
+    public var rules: RuleSet?
     public var id: RequestID?
 
-    public init(room: String, seat: Seat?, token: String?, id: RequestID? = nil) {
+    public init(room: String, seat: Seat?, token: String?, rules: RuleSet? = nil, id: RequestID? = nil) {
         self.room = room
         self.seat = seat
         self.token = token
+        self.rules = rules?.ifSent
         self.id = id
     }
 }
@@ -71,18 +75,21 @@ public struct StateMessage: Sendable, Hashable {
     public var room: String
     public var spectators: Int
     public var state: WireState
+    /// The room's rules, sent (like `Joined.rules`) only when they are not the classic game's.
+    public var rules: RuleSet?
     public var id: RequestID?
 
-    public init(room: String, spectators: Int, state: WireState, id: RequestID? = nil) {
+    public init(room: String, spectators: Int, state: WireState, rules: RuleSet? = nil, id: RequestID? = nil) {
         self.room = room
         self.spectators = spectators
         self.state = state
+        self.rules = rules?.ifSent
         self.id = id
     }
 
-    /// The message of a state the rules made.
-    public init(room: String, spectators: Int, state: PublicState, id: RequestID? = nil) {
-        self.init(room: room, spectators: spectators, state: WireState(state), id: id)
+    /// The message of a state the rules made in a room of `rules`.
+    public init(room: String, spectators: Int, state: PublicState, rules: RuleSet, id: RequestID? = nil) {
+        self.init(room: room, spectators: spectators, state: WireState(state, rules: rules), rules: rules, id: id)
     }
 }
 
@@ -111,13 +118,16 @@ public struct RoomSummary: Sendable, Hashable {
     public var players: [String?]
     public var spectators: Int
     public var pairs: Int
+    /// The room's rules, sent only when they are not the classic game's.
+    public var rules: RuleSet?
 
-    public init(name: String, phase: Phase, players: [String?], spectators: Int, pairs: Int) {
+    public init(name: String, phase: Phase, players: [String?], spectators: Int, pairs: Int, rules: RuleSet? = nil) {
         self.name = name
         self.phase = phase
         self.players = players
         self.spectators = spectators
         self.pairs = pairs
+        self.rules = rules?.ifSent
     }
 }
 

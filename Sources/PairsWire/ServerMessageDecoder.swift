@@ -47,7 +47,8 @@ public enum ServerMessageDecoder {
                 name: try reader.optionalString("name"), id: reader.id()))
         case "joined":
             message = .joined(Joined(room: try reader.string("room"), seat: try reader.optionalSeat("seat"),
-                                     token: try reader.optionalString("token"), id: reader.id()))
+                                     token: try reader.optionalString("token"), rules: try reader.optionalRules("rules"),
+                                     id: reader.id()))
         case "state":
             message = .state(try state(&reader, unknown: &unknown))
         case "error":
@@ -66,7 +67,8 @@ public enum ServerMessageDecoder {
                 rooms.append(RoomSummary(
                     name: try summary.string("room"), phase: try summary.phase("phase"),
                     players: try summary.array("players").map { $0.stringValue },
-                    spectators: try summary.integer("spectators"), pairs: try summary.integer("pairs")))
+                    spectators: try summary.integer("spectators"), pairs: try summary.integer("pairs"),
+                    rules: try summary.optionalRules("rules")))
                 summary.noteUnknownField(in: &unknown)
             }
             message = .rooms(RoomList(rooms: rooms, total: try reader.integer("total"), id: reader.id()))
@@ -127,44 +129,50 @@ public enum ServerMessageDecoder {
                                       connected: try player.bool("connected")))
             player.noteUnknownField(in: &unknown)
         }
-        // Clients index the players by seat.
-        guard players.count == Seat.allCases.count else { throw .badField("players") }
+        // Clients index the players by seat: one entry per seat, one or two.
+        guard let seats = SeatCount(rawValue: players.count) else { throw .badField("players") }
         let winner = try reader.optionalSeat("winner")
-        var series = SeriesTally()
+        var series = SeriesTally(seats: seats)
         if let object = reader.value("series")?.objectValue {
             var tally = Reader(object: object, path: "state.series")
             let wins = try tally.array("wins").compactMap(\.integerValue).map(Int.init)
-            guard wins.count == 2 else { throw .badField("series") }
+            guard wins.count == players.count else { throw .badField("series") }
             series = SeriesTally(wins: wins, draws: try tally.integer("draws"))
             tally.noteUnknownField(in: &unknown)
         }
         guard let eventObject = reader.value("event")?.objectValue else { throw .missingField("event") }
         var eventReader = Reader(object: eventObject, path: "state.event")
         let event = try event(&eventReader, unknown: &unknown)
+        // Without a winner, a game over is drawn between two players, and lost by a solo player.
+        let unwon: Outcome = seats == .one ? .loss : .draw
         let state = WireState(
             game: try reader.integer("game"), seq: try reader.integer("seq"), phase: phase, layout: layout,
             cards: cards, players: players, turn: try reader.optionalSeat("turn"),
             turnMillisecondsLeft: try reader.optionalInteger("turn_ms_left"),
-            outcome: phase == .over ? (winner.map(Outcome.win) ?? .draw) : nil,
+            gameMillisecondsLeft: try reader.optionalInteger("game_ms_left"),
+            outcome: phase == .over ? (winner.map(Outcome.win) ?? unwon) : nil,
             series: series, event: event)
         let id = eventReader.id()
         eventReader.noteUnknownField(in: &unknown)
         return StateMessage(room: try reader.string("room"), spectators: try reader.integer("spectators"),
-                            state: state, id: id)
+                            state: state, rules: try reader.optionalRules("rules"), id: id)
     }
 
-    /// protocol.md's `{kind, seat?, card?, cards?, id?}`: only the kind is certain.
+    /// protocol.md's `{kind, seat?, card?, cards?, points?, id?}`: only the kind is certain.
     private static func event(_ reader: inout Reader, unknown: inout UnknownPart?) throws(ServerMessageError) -> StateEvent {
         let kind = EventKind(wireName: try reader.string("kind"))
         if case .unknown(let name) = kind, unknown == nil { unknown = .eventKind(name) }
-        var cards: CardPair?
+        var cards: [Int]?
         if let value = reader.value("cards"), !value.isNull {
-            guard let array = value.arrayValue, array.count == 2,
-                  let first = array[0].integerValue, let second = array[1].integerValue else { throw .badField("cards") }
-            cards = CardPair(Int(first), Int(second))
+            // A set's cards: two or three (or, for a timeout, the cards it turned back).
+            guard let array = value.arrayValue, (2...CardSet.capacity).contains(array.count) else { throw .badField("cards") }
+            cards = try array.map { element throws(ServerMessageError) in
+                guard let card = element.integerValue else { throw .badField("cards") }
+                return Int(card)
+            }
         }
         return StateEvent(kind: kind, seat: try reader.optionalSeat("seat"), card: try reader.optionalInteger("card"),
-                          cards: cards)
+                          cards: cards, points: try reader.optionalInteger("points"))
     }
 }
 
@@ -279,7 +287,19 @@ private struct Reader {
     }
 
     mutating func phase(_ key: String) throws(ServerMessageError) -> Phase {
-        guard let phase = Phase(rawValue: try string(key)) else { throw .badField(key) }
+        guard let phase = Phase(wireName: try string(key)) else { throw .badField(key) }
         return phase
+    }
+
+    /// A room's rules, read as a `join`'s options are and completed from the standard rules where a
+    /// server leaves one out.
+    mutating func optionalRules(_ key: String) throws(ServerMessageError) -> RuleSet? {
+        guard let value = value(key), !value.isNull else { return nil }
+        guard let object = value.objectValue else { throw .badField(key) }
+        do {
+            return try RequestDecoder.ruleChoices(in: object).rules(over: .standard)
+        } catch {
+            throw .badField(key)
+        }
     }
 }

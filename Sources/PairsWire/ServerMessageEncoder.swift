@@ -20,11 +20,11 @@ public enum ServerMessageEncoder {
         return writer.bytes
     }
 
-    /// The states of one change in `room` as consecutive lines in one buffer, so that the states produced by
-    /// one change (a mismatch and its immediate hide) reach each socket in one write. `id` is the request
-    /// that caused them, echoed in each state's event.
-    public static func encode(states: [PublicState], room: String, spectators: Int, id: RequestID?) -> [UInt8] {
-        StateLineEncoder.encode(states, room: room, spectators: spectators, id: id)
+    /// The states of one change in `room`, played by `rules`, as consecutive lines in one buffer, so that
+    /// the states produced by one change (a mismatch and its immediate hide) reach each socket in one write.
+    /// `id` is the request that caused them, echoed in each state's event.
+    public static func encode(states: [PublicState], room: String, spectators: Int, rules: RuleSet, id: RequestID?) -> [UInt8] {
+        StateLineEncoder.encode(states, room: room, spectators: spectators, rules: rules, id: id)
     }
 
     private static func capacity(of message: ServerMessage) -> Int {
@@ -48,6 +48,7 @@ public enum ServerMessageEncoder {
             w.key("room"); w.string(joined.room)
             w.key("seat"); writeSeat(joined.seat, to: &w)
             w.key("token"); if let token = joined.token { w.string(token) } else { w.null() }
+            writeRules(joined.rules, to: &w)
             writeID(joined.id, to: &w)
         case .state(let state):
             writeState(state, to: &w)
@@ -69,12 +70,13 @@ public enum ServerMessageEncoder {
             for room in list.rooms {
                 w.beginObject()
                 w.key("room"); w.string(room.name)
-                w.key("phase"); w.string(room.phase.rawValue)
+                w.key("phase"); w.string(room.phase.wireName)
                 w.key("players"); w.beginArray()
                 for player in room.players { if let player { w.string(player) } else { w.null() } }
                 w.endArray()
                 w.key("spectators"); w.integer(room.spectators)
                 w.key("pairs"); w.integer(room.pairs)
+                writeRules(room.rules, to: &w)
                 w.endObject()
             }
             w.endArray()
@@ -119,7 +121,7 @@ public enum ServerMessageEncoder {
         w.key("room"); w.string(message.room)
         w.key("game"); w.integer(state.game)
         w.key("seq"); w.integer(state.seq)
-        w.key("phase"); w.string(state.phase.rawValue)
+        w.key("phase"); w.string(state.phase.wireName)
         w.key("rows"); w.integer(state.layout.rows)
         w.key("cols"); w.integer(state.layout.columns)
         w.key("cards"); w.beginArray()
@@ -152,21 +154,32 @@ public enum ServerMessageEncoder {
         w.key("spectators"); w.integer(message.spectators)
         w.key("turn"); writeSeat(state.turn, to: &w)
         w.key("turn_ms_left"); if let left = state.turnMillisecondsLeft { w.integer(left) } else { w.null() }
+        if let rules = message.rules, RulesJSON.isSent(rules), rules.variant.gameSeconds > 0 {
+            w.key("game_ms_left"); if let left = state.gameMillisecondsLeft { w.integer(left) } else { w.null() }
+        }
         w.key("winner"); writeSeat(state.outcome?.winner, to: &w)
         w.key("series"); w.beginObject()
-        w.key("wins"); w.beginArray(); w.integer(state.series.wins[0]); w.integer(state.series.wins[1]); w.endArray()
+        w.key("wins"); w.beginArray(); for wins in state.series.wins { w.integer(wins) }; w.endArray()
         w.key("draws"); w.integer(state.series.draws)
         w.endObject()
+        writeRules(message.rules, to: &w)
         w.key("event"); w.beginObject()
         let event = state.event
         w.key("kind"); w.string(event.kind.wireName)
         if let seat = event.seat { w.key("seat"); w.integer(seat.index) }
         if let card = event.card { w.key("card"); w.integer(card) }
         if let cards = event.cards {
-            w.key("cards"); w.beginArray(); w.integer(cards.first); w.integer(cards.second); w.endArray()
+            w.key("cards"); w.beginArray(); for card in cards { w.integer(card) }; w.endArray()
         }
+        if let points = event.points { w.key("points"); w.integer(points) }
         writeID(message.id, to: &w)
         w.endObject()
+    }
+
+    /// `"rules":{...}` when a room's rules are sent (`RulesJSON.isSent`); nothing otherwise.
+    private static func writeRules(_ rules: RuleSet?, to w: inout JSONWriter) {
+        guard let rules, RulesJSON.isSent(rules) else { return }
+        w.key("rules"); RulesJSON.write(rules, to: &w)
     }
 
     private static func writeSeat(_ seat: Seat?, to w: inout JSONWriter) {

@@ -42,27 +42,35 @@ enum StateLineEncoder {
         static let emptySeat = 1 + 4
         /// `,{"name":` the name `,"score":` the score `,"connected":false}`.
         static let playerAroundName = 1 + 8 + 9 + integer + 19
-        /// `],"spectators":` `,"turn":` `,"turn_ms_left":` `,"winner":` and their values.
-        static let spectatorsToWinner = 15 + integer + 8 + seat + 16 + integer + 10 + seat
-        /// `,"series":{"wins":[` `,` `],"draws":` and the three tallies.
-        static let series = 19 + integer + 1 + integer + 10 + integer
+        /// `],"spectators":` `,"turn":` `,"turn_ms_left":` `,"game_ms_left":` `,"winner":` and their
+        /// values (the game clock's only in a room that has one).
+        static let spectatorsToWinner = 15 + integer + 8 + seat + 16 + integer + 16 + integer + 10 + seat
+        /// `,"series":{"wins":[` `],"draws":` and the draws.
+        static let series = 19 + 10 + integer
+        /// `,` and one seat's wins in the series.
+        static let seriesWins = 1 + integer
+        /// `,"rules":`, then the room's rules as `RulesJSON` wrote them (only when they are not classic).
+        static let rulesKey = 9
         /// `},"event":{"kind":`, then the kind.
         static let eventKey = 18
         /// The longest kind quoted, `"disconnect"`, is 12; the rest leaves room for a longer new kind.
         static let eventKind = 24
-        /// `,"seat":` `,"card":` `,"cards":[` `,` `]`, with their values: all of them, though no event has
-        /// every one.
-        static let eventFields = 8 + seat + 8 + integer + 10 + integer + 1 + integer + 1
+        /// `,"seat":` `,"card":` `,"cards":[` `]` `,"points":` with their values: all of them, though no
+        /// event has every one; the cards are counted on their own (`eventCard`).
+        static let eventFields = 8 + seat + 8 + integer + 10 + 1 + 10 + integer
+        /// `,` and one card of the event's set.
+        static let eventCard = 1 + integer
         /// `,"id":`, then the id.
         static let idKey = 6
         /// `}}` and the newline.
         static let end = 3
     }
 
-    /// The most bytes the line of `state` can take.
-    static func bound(of state: PublicState, room: String, id: RequestID?) -> Int {
+    /// The most bytes the line of `state` can take, with the room's rules written as `rules` (nil when they
+    /// are not written).
+    static func bound(of state: PublicState, room: String, rules: [UInt8]?, id: RequestID?) -> Int {
         var size = FieldBytes.typeAndRoomKey + FieldBytes.quoted(room) + FieldBytes.gameAndSeq
-            + FieldBytes.phaseKey + FieldBytes.quoted(state.phase.rawValue) + FieldBytes.layout
+            + FieldBytes.phaseKey + FieldBytes.quoted(state.phase.wireName) + FieldBytes.layout
         for card in state.cards {
             switch card {
             case .down: size += FieldBytes.downCard
@@ -78,8 +86,9 @@ enum StateLineEncoder {
                 size += FieldBytes.emptySeat
             }
         }
-        size += FieldBytes.spectatorsToWinner + FieldBytes.series
-            + FieldBytes.eventKey + FieldBytes.eventKind + FieldBytes.eventFields
+        size += FieldBytes.spectatorsToWinner + FieldBytes.series + state.series.wins.count * FieldBytes.seriesWins
+            + FieldBytes.eventKey + FieldBytes.eventKind + FieldBytes.eventFields + CardSet.capacity * FieldBytes.eventCard
+        if let rules { size += FieldBytes.rulesKey + rules.count }
         switch id {
         case .string(let id)?: size += FieldBytes.idKey + FieldBytes.quoted(id)
         case .integer?: size += FieldBytes.idKey + FieldBytes.integer
@@ -89,28 +98,40 @@ enum StateLineEncoder {
     }
 
     /// The states of one change in one room as consecutive lines, each ending in `\n`. Takes the room's
-    /// fields apart rather than as `StateMessage`s, so the hot path copies no state into a wrapper.
-    static func encode(_ states: [PublicState], room: String, spectators: Int, id: RequestID?) -> [UInt8] {
+    /// fields apart rather than as `StateMessage`s, so the hot path copies no state into a wrapper. A room of
+    /// variant rules carries them in every state; they are written once per change and copied into each.
+    static func encode(_ states: [PublicState], room: String, spectators: Int, rules: RuleSet, id: RequestID?) -> [UInt8] {
         guard !states.isEmpty else { return [] }
-        let capacity = states.reduce(0) { $0 + bound(of: $1, room: room, id: id) }
+        let context = Context(room: room, spectators: spectators, rules: rules, rulesJSON: RulesJSON.bytesIfSent(rules), id: id)
+        let capacity = states.reduce(0) { $0 + bound(of: $1, room: room, rules: context.rulesJSON, id: id) }
         return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
             // The array may have allocated more than asked for; the cursor gets only the bound, so that a
             // bound counted short is caught by every test that encodes, not only when the rounding is tight.
             var out = ByteCursor(UnsafeMutableBufferPointer(rebasing: buffer[..<capacity]))
-            for state in states { write(state, room: room, spectators: spectators, id: id, to: &out) }
+            for state in states { write(state, in: context, to: &out) }
             count = out.count
         }
     }
 
-    private static func write(_ state: PublicState, room: String, spectators: Int, id: RequestID?, to out: inout ByteCursor) {
+    /// What every state of one change shares: the room's.
+    private struct Context {
+        let room: String
+        let spectators: Int
+        let rules: RuleSet
+        /// The rules as written into each state, or nil in a classic room.
+        let rulesJSON: [UInt8]?
+        let id: RequestID?
+    }
+
+    private static func write(_ state: PublicState, in context: Context, to out: inout ByteCursor) {
         out.append(#"{"type":"state","room":"#)
-        out.appendQuoted(room)
+        out.appendQuoted(context.room)
         out.append(#","game":"#)
         out.appendDecimal(state.game)
         out.append(#","seq":"#)
         out.appendDecimal(state.seq)
         out.append(#","phase":"#)
-        out.appendQuoted(state.phase.rawValue)
+        out.appendQuoted(state.phase.wireName)
         out.append(#","rows":"#)
         out.appendDecimal(state.layout.rows)
         out.append(#","cols":"#)
@@ -142,22 +163,32 @@ enum StateLineEncoder {
             out.append(player.connected ? #","connected":true}"# : #","connected":false}"#)
         }
         out.append(#"],"spectators":"#)
-        out.appendDecimal(spectators)
+        out.appendDecimal(context.spectators)
         out.append(#","turn":"#)
         out.appendSeat(state.turn)
         out.append(#","turn_ms_left":"#)
         if let left = state.turnMillisecondsLeft { out.appendDecimal(left) } else { out.append("null") }
+        if context.rulesJSON != nil, context.rules.variant.gameSeconds > 0 {
+            out.append(#","game_ms_left":"#)
+            if let left = state.gameMillisecondsLeft { out.appendDecimal(left) } else { out.append("null") }
+        }
         out.append(#","winner":"#)
         out.appendSeat(state.outcome?.winner)
         out.append(#","series":{"wins":["#)
-        out.appendDecimal(state.series.wins[0])
-        out.append(",")
-        out.appendDecimal(state.series.wins[1])
+        for (index, wins) in state.series.wins.enumerated() {
+            if index > 0 { out.append(",") }
+            out.appendDecimal(wins)
+        }
         out.append(#"],"draws":"#)
         out.appendDecimal(state.series.draws)
-        out.append(#"},"event":{"kind":"#)
-        let event = state.event
-        out.appendQuoted(EventKind(event).wireName)
+        out.append("}")
+        if let rules = context.rulesJSON {
+            out.append(#","rules":"#)
+            rules.withUnsafeBytes { out.append($0) }
+        }
+        out.append(#","event":{"kind":"#)
+        let event = WireEventFields(state.event, rules: context.rules)
+        out.appendQuoted(event.kind.wireName)
         if let seat = event.seat {
             out.append(#","seat":"#)
             out.appendSeat(seat)
@@ -168,12 +199,17 @@ enum StateLineEncoder {
         }
         if let cards = event.cards {
             out.append(#","cards":["#)
-            out.appendDecimal(cards.first)
-            out.append(",")
-            out.appendDecimal(cards.second)
+            for (index, card) in cards.enumerated() {
+                if index > 0 { out.append(",") }
+                out.appendDecimal(card)
+            }
             out.append("]")
         }
-        switch id {
+        if let points = event.points {
+            out.append(#","points":"#)
+            out.appendDecimal(points)
+        }
+        switch context.id {
         case .integer(let id)?:
             out.append(#","id":"#)
             out.appendDecimal(id)

@@ -12,12 +12,13 @@ enum BotCommand {
       --host HOST        server to connect to: a name, an IPv4 or an IPv6 address (default localhost)
       --port N           server port (default 7777)
       --room ROOM        join ROOM, or create it (default: quick match)
-      --pairs N          pairs on the board if the bot creates the room (2-32; default: the server's)
       --games N          games to play, then leave and exit (default 0: play until stopped)
       --strategy NAME    memory (remembers every card it has seen) or random (default memory)
       --think-ms MS      milliseconds to think before each flip, 0-\(BotConfiguration.maxThinkMilliseconds) (default \(BotConfiguration.standardThinkMilliseconds))
       --name NAME        the bot's name (default bot-STRATEGY)
       --seed N           seed the bot's own choices, to repeat a run
+
+    \(RuleFlags.usage(heading: "  The room's rules, if the bot creates it (default: the server's):"))
 
     Prints one line per finished game, such as "game 3: bot-memory 5 - 3 ann (won)", then a total.
     Exits 0 once its games are played, 1 if it cannot connect or loses the server, 2 on a bad option.
@@ -62,7 +63,8 @@ enum BotCommand {
     }
 
     static func parse(_ arguments: [String]) throws(UsageError) -> BotConfiguration {
-        let flags = try Flags(arguments, known: ["host", "port", "room", "pairs", "games", "strategy", "think-ms", "name", "seed"])
+        let flags = try Flags(arguments, known: Set(["host", "port", "room", "games", "strategy", "think-ms", "name", "seed"])
+                                .union(RuleFlags.names), switches: RuleFlags.switches)
         var strategy = StrategyKind.memory
         if let name = flags.string("strategy") {
             guard let kind = StrategyKind(rawValue: name.lowercased()) else {
@@ -81,7 +83,7 @@ enum BotCommand {
         return BotConfiguration(
             endpoint: try flags.endpoint(),
             room: try flags.room("room"),
-            pairs: try flags.pairs(),
+            rules: try flags.ruleChoices(),
             games: try flags.integer("games", in: 0...1_000_000) ?? 0,
             strategy: strategy,
             thinkMilliseconds: try flags.integer("think-ms", in: 0...BotConfiguration.maxThinkMilliseconds)

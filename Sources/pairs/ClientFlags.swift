@@ -30,9 +30,4 @@ extension Flags {
         guard let name = TextCleaner.cleanName(raw) else { throw UsageError("--name needs at least one printable character") }
         return name
     }
-
-    /// `--pairs`, within the rules' range.
-    func pairs() throws(UsageError) -> Int? {
-        try integer("pairs", in: GameOptions.pairsRange)
-    }
 }

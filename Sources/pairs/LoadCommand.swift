@@ -22,14 +22,13 @@ enum LoadCommand {
       --concurrency C     games at once, 2 connections each (default 100)
       --strategy NAME     memory or random (default memory)
       --think-ms MS       milliseconds a bot waits after a state before flipping, 0-\(LoadConfiguration.maxThinkMilliseconds) (default 0)
-      --pairs N           pairs per board, sent in join (2-32; default: the server's)
-      --reveal-ms MS      reveal time sent in join (0-60000; default: the server's)
-      --turn-seconds S    turn clock sent in join (0-3600; default: the server's)
       --rate R            requests per second per connection at most (default: no limit)
       --room-prefix P     room names are P0, P1, ... (default load<pid>-, new for every run)
       --server-pid PID    also report the CPU time of the server process PID
       --seed N            seed the bots' choices
       --json              print the summary as one JSON object instead of text
+
+    \(RuleFlags.usage(heading: "  The rules sent in every join (default: the server's):"))
 
     While running, prints one progress line a second on stderr. Latency is measured from the moment a
     flip was meant to leave (the state's arrival plus --think-ms) to the arrival of the state whose
@@ -100,10 +99,10 @@ enum LoadCommand {
     }
 
     static func parse(_ arguments: [String]) throws(UsageError) -> (configuration: LoadConfiguration, json: Bool) {
-        let flags = try Flags(arguments, known: [
-            "host", "port", "games", "duration", "concurrency", "strategy", "think-ms", "pairs", "reveal-ms",
-            "turn-seconds", "rate", "room-prefix", "server-pid", "seed",
-        ], switches: ["json"])
+        let flags = try Flags(arguments, known: Set([
+            "host", "port", "games", "duration", "concurrency", "strategy", "think-ms", "rate", "room-prefix",
+            "server-pid", "seed",
+        ]).union(RuleFlags.names), switches: Set(["json"]).union(RuleFlags.switches))
         var configuration = LoadConfiguration()
         let endpoint = try flags.endpoint()
         configuration.host = endpoint.host
@@ -123,9 +122,7 @@ enum LoadCommand {
             configuration.strategy = kind
         }
         configuration.thinkMilliseconds = try flags.integer("think-ms", in: 0...LoadConfiguration.maxThinkMilliseconds) ?? 0
-        configuration.pairs = try flags.pairs()
-        configuration.revealMilliseconds = try flags.integer("reveal-ms", in: GameOptions.revealMillisecondsRange)
-        configuration.turnSeconds = try flags.integer("turn-seconds", in: GameOptions.turnSecondsRange)
+        configuration.rules = try flags.ruleChoices()
         if let text = flags.string("rate") {
             guard let rate = Double(text), rate > 0, rate <= 1_000_000 else {
                 throw UsageError("--rate must be a number of requests per second above 0, not '\(text)'")

@@ -15,7 +15,9 @@ enum PlayCommand {
       --name NAME     your name at the table (default: your login name)
       --room ROOM     join ROOM, or create it (default: quick match with whoever is waiting)
       --watch ROOM    watch ROOM instead of playing
-      --pairs N       pairs on the board if you create the room (2-32; default: the server's)
+
+
+    \(RuleFlags.usage(heading: "  The room's rules, if you create it (default: the server's):"))
 
     Type a card number and Enter to flip it; /say TEXT, /rematch, /leave, /quit, /help.
     On a terminal the board is redrawn in place (NO_COLOR=1 turns the colors off); otherwise
@@ -45,13 +47,14 @@ enum PlayCommand {
     }
 
     static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> PlayOptions {
-        let flags = try Flags(arguments, known: ["host", "port", "name", "room", "watch", "pairs"])
+        let flags = try Flags(arguments, known: Set(["host", "port", "name", "room", "watch"]).union(RuleFlags.names),
+                              switches: RuleFlags.switches)
         var options = PlayOptions(endpoint: try flags.endpoint())
         options.room = try flags.room("room")
         options.watch = try flags.room("watch")
         if options.room != nil, options.watch != nil { throw UsageError("--room and --watch cannot go together") }
-        options.pairs = try flags.pairs()
-        if options.watch != nil, options.pairs != nil { throw UsageError("--pairs is for playing, not watching") }
+        options.rules = try flags.ruleChoices()
+        if options.watch != nil, !options.rules.isEmpty { throw UsageError("the rules are for playing, not watching") }
         // The login name makes a better default than the server's "player1", when it is a usable name.
         options.name = try flags.playerName() ?? (environment["USER"] ?? environment["LOGNAME"]).flatMap { TextCleaner.cleanName($0) }
         return options

@@ -13,16 +13,14 @@ enum ServeCommand {
 
       --host ADDRESS         address to listen on (default 0.0.0.0; IPv6 such as :: or ::1 works too)
       --port N               TCP port (default 7777; 0 picks a free one)
-      --pairs N              pairs on a board for rooms that do not choose (2-32, default 8)
-      --turn-seconds N       seconds per turn, 0 for no clock (default 30)
-      --reveal-ms N          milliseconds a mismatch stays face up (default 1000)
-      --again-on-match BOOL  a match earns another turn (default true)
       --grace-seconds N      seconds a dropped player keeps the seat (default 60)
       --seed N               deal every room's boards from this seed (for tests and replays)
       --max-connections N    connections at once (default: what the file-descriptor limit allows)
       --idle-seconds N       close connections in no room after this long without a message (default 300)
       --rate-limit N         messages per second per connection, bursts of twice that; 0 = off (default 40)
       --log-level LEVEL      debug, info, warning or error (default info)
+
+    \(RuleFlags.usage(heading: "  The rules of rooms whose creator does not choose them (default: the classic game, 8 pairs, 30 s a turn, a 1000 ms reveal, a match moves again):"))
 
     Prints "pairs listening on HOST:PORT" on stdout once it is listening.
     """
@@ -60,10 +58,9 @@ enum ServeCommand {
     }
 
     static func parse(_ arguments: [String]) throws(UsageError) -> ServerConfiguration {
-        let flags = try Flags(arguments, known: [
-            "host", "port", "pairs", "turn-seconds", "reveal-ms", "again-on-match", "grace-seconds", "seed",
-            "max-connections", "idle-seconds", "rate-limit", "log-level",
-        ])
+        let flags = try Flags(arguments, known: Set([
+            "host", "port", "grace-seconds", "seed", "max-connections", "idle-seconds", "rate-limit", "log-level",
+        ]).union(RuleFlags.names), switches: RuleFlags.switches)
         var configuration = ServerConfiguration()
         if let host = flags.string("host") {
             guard !host.isEmpty else { throw UsageError("--host needs an address") }
@@ -71,12 +68,11 @@ enum ServeCommand {
         }
         configuration.port = try flags.integer("port", in: 0...65535) ?? configuration.port
         var lobby = configuration.lobby
-        var options = lobby.defaultOptions
-        options.pairs = try flags.integer("pairs", in: GameOptions.pairsRange) ?? options.pairs
-        options.turnSeconds = try flags.integer("turn-seconds", in: GameOptions.turnSecondsRange) ?? options.turnSeconds
-        options.revealMilliseconds = try flags.integer("reveal-ms", in: GameOptions.revealMillisecondsRange) ?? options.revealMilliseconds
-        options.againOnMatch = try flags.bool("again-on-match") ?? options.againOnMatch
-        lobby.defaultOptions = options
+        do {
+            lobby.defaultRules = try flags.ruleChoices().rules(over: lobby.defaultRules)
+        } catch {
+            throw UsageError("\(error)")
+        }
         lobby.graceSeconds = try flags.integer("grace-seconds", in: 0...86_400) ?? lobby.graceSeconds
         if let seed = flags.string("seed") {
             guard let value = UInt64(seed) else { throw UsageError("--seed must be a whole number from 0 to \(UInt64.max), not '\(seed)'") }

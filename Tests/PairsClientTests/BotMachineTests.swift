@@ -61,7 +61,7 @@ func botWaitsForTheAnswerToItsFlip() {
 @Test("a bot does nothing while it is the opponent's turn")
 func botWaitsForItsTurn() {
     var (machine, _) = seatedBot()
-    #expect(machine.handle(.message(stateMessage(makeState(seq: 4, turn: .second, event: .hide(cards: CardPair(0, 1)))))) == [])
+    #expect(machine.handle(.message(stateMessage(makeState(seq: 4, turn: .second, event: .hide(cards: [0, 1]))))) == [])
     #expect(machine.handle(.thoughtElapsed(aboutState: 3)) == [])
 }
 
@@ -94,7 +94,7 @@ func botReportsGamesAndAsksForRematches() {
                                .matched(face: "bee", by: .second), .matched(face: "bee", by: .second),
                                .matched(face: "cat", by: .first), .matched(face: "cat", by: .first)]
     let over = makeState(seq: 20, phase: .over, cards: cleared, scores: [2, 1], turn: nil, outcome: .win(.first),
-                         series: SeriesTally(wins: [1, 0]), event: .over(.first, cards: CardPair(4, 5)))
+                         series: SeriesTally(wins: [1, 0]), event: .over(.first, cards: [4, 5], points: 1))
     let first = machine.handle(.message(stateMessage(over)))
     #expect(first == [
         .report(GameRecord(number: 1, game: 1, name: "ann", score: 2, opponentName: "bob", opponentScore: 1, result: .won)),
@@ -107,7 +107,7 @@ func botReportsGamesAndAsksForRematches() {
     #expect(machine.handle(.message(stateMessage(rematch))) == [])
 
     let second = makeState(game: 2, seq: 30, phase: .over, cards: cleared, scores: [1, 2], turn: nil, outcome: .win(.second),
-                           event: .over(.second, cards: CardPair(0, 1)))
+                           event: .over(.second, cards: [0, 1], points: 1))
     let last = machine.handle(.message(stateMessage(second)))
     #expect(last.count == 3)
     #expect(last.dropFirst() == [.send(.leave), .finish(.done)])
@@ -117,7 +117,7 @@ func botReportsGamesAndAsksForRematches() {
 @Test("a rematch lost with the connection is asked for again once the bot is back")
 func botAsksForRematchAgainAfterReconnecting() {
     var (machine, _) = seatedBot(games: 3)
-    let over = makeState(seq: 20, phase: .over, scores: [1, 2], turn: nil, outcome: .win(.second), event: .over(.second, cards: CardPair(0, 1)))
+    let over = makeState(seq: 20, phase: .over, scores: [1, 2], turn: nil, outcome: .win(.second), event: .over(.second, cards: [0, 1], points: 1))
     #expect(sent(machine.handle(.message(stateMessage(over)))) == [.rematch])
     _ = machine.handle(.sent(.rematch, id: nil)) // the connection was already gone
     _ = machine.handle(.connectionLost)
@@ -148,7 +148,7 @@ func botRejoinsAfterLosingItsSeat() {
 /// Two bot machines at one table, with the real rules in between and no sockets: every request is
 /// applied to a `Match` the way the server would, and every state goes to both bots.
 private struct Table {
-    var match = Match(options: GameOptions(pairs: 4, turnSeconds: 0, revealMilliseconds: 0, againOnMatch: true),
+    var match = Match(rules: RuleSet(pairs: 4, turnSeconds: 0, revealMilliseconds: 0, againOnMatch: true),
                       graceMilliseconds: 60_000, seed: 99)
     var bots: [BotMachine]
     var seats: [Seat?] = [nil, nil]

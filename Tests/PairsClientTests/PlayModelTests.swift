@@ -19,12 +19,12 @@ private func aTurnOfEach() -> [WireState] {
     let flip = makeState(seq: 4, cards: cards, turn: .second, event: .flip(.second, card: 1))
     var both = cards
     both[3] = .up(face: "dog")
-    let mismatch = makeState(seq: 5, phase: .reveal, cards: both, turn: .second, event: .mismatch(.second, cards: CardPair(1, 3)))
-    let hide = makeState(seq: 6, turn: .first, event: .hide(cards: CardPair(1, 3)))
+    let mismatch = makeState(seq: 5, phase: .reveal, cards: both, turn: .second, event: .mismatch(.second, cards: [1, 3], points: 0))
+    let hide = makeState(seq: 6, turn: .first, event: .hide(cards: [1, 3]))
     var taken = Array(repeating: CardView.down, count: 6)
     taken[0] = .matched(face: "ant", by: .first)
     taken[5] = .matched(face: "ant", by: .first)
-    let match = makeState(seq: 7, cards: taken, scores: [1, 0], turn: .first, event: .match(.first, cards: CardPair(0, 5)))
+    let match = makeState(seq: 7, cards: taken, scores: [1, 0], turn: .first, event: .match(.first, cards: [0, 5], points: 1))
     return [makeState(seq: 3), flip, mismatch, hide, match]
 }
 
@@ -73,7 +73,7 @@ func movesAreToldFromTheBoard() {
 
 @Test("a game ended by a forfeit is told from the outcome when the event does not say who forfeited")
 func forfeitIsToldFromTheOutcome() {
-    let forfeit = makeState(seq: 6, phase: .over, turn: nil, outcome: .win(.first), event: .forfeit(.second))
+    let forfeit = makeState(seq: 6, phase: .over, turn: nil, outcome: .win(.first), event: .forfeit(.second, .left))
     let (_, lines) = model(after: [makeState(seq: 3), bare(forfeit)])
     #expect(lines.map(\.description).suffix(4).first == "bob forfeited the game")
     #expect(lines.map(\.description).contains("game over: you win by forfeit, 0 to 0"))
@@ -91,7 +91,7 @@ func unknownPartsAreSaid() {
 func gameOverIsTold() {
     let over = makeState(seq: 20, phase: .over, cards: [.matched(face: "ant", by: .second), .matched(face: "ant", by: .second)],
                          scores: [0, 1], turn: nil, outcome: .win(.second), series: SeriesTally(wins: [0, 1]),
-                         event: .over(.second, cards: CardPair(0, 1)))
+                         event: .over(.second, cards: [0, 1], points: 1))
     let (model, lines) = model(after: [over])
     #expect(lines.map(\.description).suffix(5) == [
         "bob flipped 1: ant",
@@ -108,7 +108,7 @@ func comingsAndGoings() {
     let started = makeState(seq: 3)
     let away = makeState(seq: 4, event: .disconnect(.second))
     let back = makeState(seq: 5, event: .reconnect(.second))
-    let forfeit = makeState(seq: 6, phase: .over, turn: nil, outcome: .win(.first), event: .forfeit(.second))
+    let forfeit = makeState(seq: 6, phase: .over, turn: nil, outcome: .win(.first), event: .forfeit(.second, .left))
     let left = makeState(seq: 7, phase: .waiting, names: ["ann", nil], turn: nil, event: .leave(.second))
     let (_, lines) = model(after: [started, away, back, forfeit, left])
     let told = lines.map(\.description)
@@ -190,7 +190,7 @@ func plainOutputShowsTheBoardOnYourTurn() {
     cards[4] = .matched(face: "cat", by: .first)
     cards[5] = .up(face: "dog")
     var (model, _) = model(after: [makeState(seq: 3)])
-    let state = makeState(seq: 8, cards: cards, event: .match(.first, cards: CardPair(2, 4)))
+    let state = makeState(seq: 8, cards: cards, event: .match(.first, cards: [2, 4], points: 1))
     let lines = model.apply(.message(stateMessage(state)), at: Moment(milliseconds: 0))
     #expect(PlainTranscript.render(lines, model: model) == [
         "you flipped 4: cat", "you found a pair (cat)", "your turn", "board: 0 1 2=cat¹ 3 4=cat¹ 5=[dog]",

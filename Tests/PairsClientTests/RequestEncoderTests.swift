@@ -1,11 +1,17 @@
 import PairsClient
+import PairsRules
 import PairsWire
 import Testing
 
 private let everyRequest: [Request] = [
     Request(id: .integer(1), .hello(name: "ann \"the\" ✨")),
     Request(.join(JoinRequest())),
-    Request(id: .string("j"), .join(JoinRequest(room: "kitchen", pairs: 6, turnSeconds: 20, revealMilliseconds: 500, againOnMatch: false))),
+    Request(id: .string("j"), .join(JoinRequest(room: "kitchen", rules: RuleChoices(
+        RuleSet(pairs: 6, turnSeconds: 20, revealMilliseconds: 500, againOnMatch: false))))),
+    Request(.join(JoinRequest(rules: RuleChoices(RuleSet(
+        variant: Variant(seats: .one, setSize: .triple, deck: .cards, scoring: .matchismo(MatchismoCosts(flipCost: 0, mismatchPenalty: 9, matchBonus: 100)),
+                         gameSeconds: 90, peekMilliseconds: 2500),
+        pairs: 17, turnSeconds: 0, revealMilliseconds: 0, againOnMatch: true))))),
     Request(id: .integer(-7), .flip(card: 3)),
     Request(.leave), Request(.rematch), Request(.say(text: "good game \\o/")), Request(.watch(room: "den")),
     Request(.list), Request(.resume(token: "a219dbd1e977c759cb3ab758816e2f2c")), Request(.ping), Request(.stats),

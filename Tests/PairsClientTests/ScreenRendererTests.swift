@@ -67,11 +67,11 @@ func matchedCardsAreMarked() {
 func statusLines() {
     var model = midGame()
     let now = Moment(milliseconds: 0)
-    _ = model.apply(.message(stateMessage(makeState(game: 2, seq: 10, turn: .second, turnMillisecondsLeft: 4_000, event: .hide(cards: CardPair(1, 3))))), at: now)
+    _ = model.apply(.message(stateMessage(makeState(game: 2, seq: 10, turn: .second, turnMillisecondsLeft: 4_000, event: .hide(cards: [1, 3])))), at: now)
     var screen = ScreenRenderer(style: .plain).render(model, at: now).joined(separator: "\n")
     #expect(screen.contains("bob's turn   0:04 left"))
     #expect(!screen.contains("YOUR TURN"))
-    _ = model.apply(.message(stateMessage(makeState(game: 2, seq: 11, phase: .over, turn: nil, outcome: .draw, event: .over(.second, cards: CardPair(0, 1))))), at: now)
+    _ = model.apply(.message(stateMessage(makeState(game: 2, seq: 11, phase: .over, turn: nil, outcome: .draw, event: .over(.second, cards: [0, 1], points: 1)))), at: now)
     screen = ScreenRenderer(style: .plain).render(model, at: now).joined(separator: "\n")
     #expect(screen.contains("GAME OVER: a draw, 0 to 0 · /rematch to play again"))
     _ = model.apply(.connectionLost(.failed("Connection reset by peer")), at: now)

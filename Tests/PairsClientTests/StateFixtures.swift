@@ -14,7 +14,8 @@ func makeState(
         players: names.enumerated().map { index, name in
             name.map { PlayerView(name: $0, score: scores[index], connected: true) }
         },
-        turn: turn, turnMillisecondsLeft: turnMillisecondsLeft, outcome: outcome, series: series, event: event))
+        turn: turn, turnMillisecondsLeft: turnMillisecondsLeft, outcome: outcome, series: series, event: event),
+        rules: .standard)
 }
 
 /// The state as a server message in room "kitchen", caused by request `id`.

@@ -11,7 +11,7 @@ func startServer(pairs: Int = 3, revealMilliseconds: Int = 0, turnSeconds: Int =
     var configuration = ServerConfiguration()
     configuration.host = "127.0.0.1"
     configuration.port = 0
-    configuration.lobby.defaultOptions = GameOptions(pairs: pairs, turnSeconds: turnSeconds,
+    configuration.lobby.defaultRules = RuleSet(pairs: pairs, turnSeconds: turnSeconds,
                                                revealMilliseconds: revealMilliseconds, againOnMatch: true)
     configuration.lobby.graceSeconds = graceSeconds
     configuration.lobby.seed = seed

@@ -67,7 +67,7 @@ struct LoadRunnerTests {
         defer { server.stop() }
         var configuration = loadConfiguration(port: server.port, concurrency: 4, games: 4)
         configuration.thinkMilliseconds = 30
-        configuration.pairs = 2
+        configuration.rules.pairs = 2
         let report = try runToEnd(LoadRunner(configuration: configuration))
         #expect(report.games == 4)
         // Each flip waited 30 ms before leaving; on an idle loopback server its answer takes far less.
@@ -94,7 +94,7 @@ struct LoadRunnerTests {
         defer { server.stop() }
         // Four games: enough for each connection to pass its burst of 8 within the first game or two.
         var configuration = loadConfiguration(port: server.port, concurrency: 2, games: 4)
-        configuration.pairs = 2
+        configuration.rules.pairs = 2
         let report = try runToEnd(LoadRunner(configuration: configuration))
 
         #expect(report.errors["rate_limited", default: 0] > 0, "errors: \(report.errors)")

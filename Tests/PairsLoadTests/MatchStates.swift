@@ -6,9 +6,12 @@ import PairsWire
 /// request ids, one room a match. One player's name must be escaped by a JSON writer and is outside
 /// ASCII, so the scanner steps over both.
 func matchStates(minimumStates: Int, seed: UInt64) throws -> [StateMessage] {
-    let rounds = try seededMatchRounds(minimumStates: minimumStates, seed: seed, names: ("Zoë \"the\" first", "P2"))
-    return rounds.enumerated().flatMap { round, states in
-        states.map { StateMessage(room: "room-\(round)", spectators: $0.seq % 3, state: $0, id: requestID($0.seq)) }
+    let rounds = try seededMatchRounds(minimumStates: minimumStates, seed: seed, names: ("Zoë \"the\" first", "P2"),
+                                       variants: everyVariantForTests)
+    return rounds.enumerated().flatMap { round, played in
+        played.states.map {
+            StateMessage(room: "room-\(round)", spectators: $0.seq % 3, state: $0, rules: played.rules, id: requestID($0.seq))
+        }
     }
 }
 

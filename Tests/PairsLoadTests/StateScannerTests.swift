@@ -66,7 +66,7 @@ private struct ScanFailure: Error {
 func statesCoverEveryShape() {
     let kinds = Set(playedStates.map(\.state.event.kind))
     #expect(kinds == Set(EventKind.known))
-    #expect(Set(playedStates.map(\.state.phase)) == [.waiting, .playing, .reveal, .over])
+    #expect(Set(playedStates.map(\.state.phase)) == Set(Phase.allCases))
     let sides = Set(playedStates.flatMap { $0.state.cards.map { card -> String in
         switch card {
         case .down: "down"
@@ -75,7 +75,7 @@ func statesCoverEveryShape() {
         }
     } })
     #expect(sides == ["down", "up", "matched"])
-    #expect(playedStates.contains { $0.state.cards.count == 2 * GameOptions.pairsRange.upperBound })
+    #expect(playedStates.contains { $0.state.cards.count == 2 * RuleSet.pairsLimits.upperBound })
 }
 
 @Test("The scanner reads every state the rules produce exactly as ServerMessageDecoder does")

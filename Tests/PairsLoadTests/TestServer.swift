@@ -14,7 +14,7 @@ func startServer(_ configure: (inout ServerConfiguration) -> Void = { _ in }) th
     configuration.host = "127.0.0.1"
     configuration.port = 0
     configuration.lobby.rateLimit = nil
-    configuration.lobby.defaultOptions = GameOptions(pairs: 4, turnSeconds: 30, revealMilliseconds: 0, againOnMatch: true)
+    configuration.lobby.defaultRules = RuleSet(pairs: 4, turnSeconds: 30, revealMilliseconds: 0, againOnMatch: true)
     configuration.logLevel = .error
     configure(&configuration)
     let server = Server(configuration: configuration)

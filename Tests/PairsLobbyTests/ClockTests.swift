@@ -1,5 +1,6 @@
 import PairsLobby
 import PairsRules
+import PairsTestSupport
 import PairsWire
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 /// microseconds, and each deadline checked to the millisecond on both sides.
 @Suite("Time in the lobby, on a manual clock")
 struct ClockTests {
-    static let options = GameOptions(pairs: 2, turnSeconds: 30, revealMilliseconds: 1000, againOnMatch: true)
+    static let options = RuleSet(pairs: 2, turnSeconds: 30, revealMilliseconds: 1000, againOnMatch: true)
 
     /// Two players seated in `room`, the game started, every message so far taken.
     private func startedGame(_ lobby: LobbyHarness, room: String = "clock") -> (ConnectionID, ConnectionID) {
@@ -27,7 +28,7 @@ struct ClockTests {
         lobby.advance(by: 1)
         let states = lobby.states(bob)
         #expect(states.count == 1)
-        #expect(states.first?.state.event == StateEvent(.timeout(.first, hidden: nil)))
+        #expect(states.first?.state.event == StateEvent(.timeout(.first, hidden: [])))
         #expect(states.first?.state.turn == .second)
         #expect(states.first?.state.turnMillisecondsLeft == 30_000)
     }
@@ -41,7 +42,7 @@ struct ClockTests {
         #expect(lobby.states(ann).last?.state.turnMillisecondsLeft == 20_000)
         lobby.advance(by: 20_000)
         let timeout = lobby.states(ann).last?.state
-        #expect(timeout?.event == StateEvent(.timeout(.first, hidden: 0)))
+        #expect(timeout?.event == StateEvent(.timeout(.first, hidden: [0])))
         #expect(timeout?.cards[0] == .down)
     }
 
@@ -52,11 +53,11 @@ struct ClockTests {
         // Neither player moves: ann, bob, ann, bob, then ann's third timeout in a row forfeits.
         lobby.advance(by: 6 * 30_000)
         let events = lobby.states(bob).map(\.state.event)
-        let timeouts: [GameEvent] = [.timeout(.first, hidden: nil), .timeout(.second, hidden: nil),
-                                     .timeout(.first, hidden: nil), .timeout(.second, hidden: nil),
-                                     .timeout(.first, hidden: nil)]
+        let timeouts: [GameEvent] = [.timeout(.first, hidden: []), .timeout(.second, hidden: []),
+                                     .timeout(.first, hidden: []), .timeout(.second, hidden: []),
+                                     .timeout(.first, hidden: [])]
         #expect(Array(events.prefix(5)) == timeouts.map(StateEvent.init))
-        #expect(events.dropFirst(5).first == StateEvent(.forfeit(.first)))
+        #expect(events.dropFirst(5).first == StateEvent(.forfeit(.first, .timeouts)))
         #expect(lobby.lastState(ann)?.state.outcome == .win(.second))
     }
 
@@ -73,7 +74,7 @@ struct ClockTests {
         #expect(lobby.states(bob).isEmpty)
         lobby.advance(by: 1)
         let hide = try #require(lobby.states(bob).last?.state)
-        #expect(hide.event == StateEvent(.hide(cards: CardPair(0, partner))))
+        #expect(hide.event == StateEvent(.hide(cards: [0, partner])))
         #expect(hide.turn == .second)
         #expect(hide.cards.allSatisfy { $0 == .down })
         // The turn clock was stopped during the reveal and starts afresh for bob.
@@ -82,7 +83,7 @@ struct ClockTests {
 
     @Test("a dropped player keeps the seat for exactly the grace period, then forfeits and loses it")
     func gracePeriodRunsOut() {
-        let lobby = LobbyHarness { $0.graceSeconds = 60; $0.defaultOptions.turnSeconds = 0 }
+        let lobby = LobbyHarness { $0.graceSeconds = 60; $0.defaultRules.turnSeconds = 0 }
         let (ann, bob) = startedGame(lobby)
         lobby.drop(ann)
         #expect(lobby.states(bob).last?.state.event == StateEvent(.disconnect(.first)))
@@ -90,12 +91,12 @@ struct ClockTests {
         #expect(lobby.states(bob).isEmpty)
         lobby.advance(by: 1)
         let events = lobby.states(bob).map(\.state.event)
-        #expect(events == [StateEvent(.forfeit(.first)), StateEvent(.leave(.first))])
+        #expect(events == [StateEvent(.forfeit(.first, .away)), StateEvent(.leave(.first))])
     }
 
     @Test("a player back within the grace period keeps the seat, and the forfeit never comes")
     func resumeWithinGrace() throws {
-        let lobby = LobbyHarness { $0.graceSeconds = 60; $0.defaultOptions.turnSeconds = 0 }
+        let lobby = LobbyHarness { $0.graceSeconds = 60; $0.defaultRules.turnSeconds = 0 }
         let ann = lobby.player("ann", joining: "back")
         let token = try #require(lobby.joined(ann)?.token)
         let bob = lobby.player("bob", joining: "back")
@@ -128,7 +129,7 @@ struct ClockTests {
 
     @Test("connections in a room are never idle-closed, and leaving the room starts the idle clock")
     func seatedConnectionsAreNotIdle() {
-        let lobby = LobbyHarness { $0.idleSeconds = 300; $0.defaultOptions.turnSeconds = 0 }
+        let lobby = LobbyHarness { $0.idleSeconds = 300; $0.defaultRules.turnSeconds = 0 }
         let ann = lobby.player("ann", joining: "idle")
         lobby.advance(by: 3_600_000)
         #expect(lobby.closed.isEmpty)

@@ -1,5 +1,6 @@
 import PairsLobby
 import PairsRules
+import PairsTestSupport
 import PairsWire
 import Testing
 
@@ -23,7 +24,7 @@ final class LobbyHarness {
 
     init(_ configure: (inout LobbyConfiguration) -> Void = { _ in }) {
         var configuration = LobbyConfiguration()
-        configuration.defaultOptions = GameOptions(pairs: 2, turnSeconds: 30, revealMilliseconds: 1000, againOnMatch: true)
+        configuration.defaultRules = RuleSet(pairs: 2, turnSeconds: 30, revealMilliseconds: 1000, againOnMatch: true)
         configuration.seed = 3
         configure(&configuration)
         seed = configuration.seed ?? 3
@@ -108,8 +109,8 @@ final class LobbyHarness {
     /// The faces of the first board a room of these options deals from the harness's seed, learnt from a
     /// copy of such a match: each card is turned up in a copy of its own, so nothing is played for real.
     /// Tests that need a match or a mismatch pick their cards from this.
-    func firstDeal(_ options: GameOptions) throws -> [String] {
-        var match = Match(options: options, graceMilliseconds: 0, seed: seed)
+    func firstDeal(_ options: RuleSet) throws -> [String] {
+        var match = Match(rules: options, graceMilliseconds: 0, seed: seed)
         _ = try match.join(name: "a", at: now)
         _ = try match.join(name: "b", at: now)
         return try (0..<options.pairs * 2).map { card in

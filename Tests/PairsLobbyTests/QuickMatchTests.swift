@@ -1,5 +1,6 @@
 import PairsLobby
 import PairsRules
+import PairsTestSupport
 import PairsWire
 import Testing
 

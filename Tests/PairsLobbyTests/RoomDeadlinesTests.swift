@@ -6,8 +6,8 @@ import Testing
 func roomDeadlinesMatchASortedReference() {
     var random = SplitMix64(seed: 11)
     var heap = RoomDeadlines()
-    let options = GameOptions.standard
-    let rooms = (0..<64).map { Room(name: "r\($0)", isQuickMatch: false, match: Match(options: options, graceMilliseconds: 0, seed: 1)) }
+    let options = RuleSet.standard
+    let rooms = (0..<64).map { Room(name: "r\($0)", isQuickMatch: false, match: Match(rules: options, graceMilliseconds: 0, seed: 1)) }
     var reference: [ObjectIdentifier: Moment] = [:]
     var now = Moment(milliseconds: 0)
     for _ in 0..<20_000 {

@@ -32,7 +32,7 @@ func boundedDrawsCoverTheRange() {
 
 @Test("the face catalogue has 32 distinct short printable faces")
 func facesAreDistinctAndPrintable() {
-    #expect(Faces.all.count == GameOptions.pairsRange.upperBound)
+    #expect(Faces.all.count == RuleSet.pairsLimits.upperBound)
     #expect(Set(Faces.all).count == Faces.all.count)
     for face in Faces.all {
         #expect(face.utf8.count <= 5)
@@ -42,17 +42,17 @@ func facesAreDistinctAndPrintable() {
 
 @Test("options outside their ranges are refused with the offending value")
 func optionsAreValidated() {
-    #expect(throws: OptionError.pairsOutOfRange(1)) {
-        try GameOptions(pairs: 1, turnSeconds: 0, revealMilliseconds: 0, againOnMatch: true).validate()
+    #expect(throws: RuleError.pairsOutOfRange(1, allowed: 2...32, variant: .classic)) {
+        try RuleSet(pairs: 1, turnSeconds: 0, revealMilliseconds: 0, againOnMatch: true).validate()
     }
-    #expect(throws: OptionError.pairsOutOfRange(33)) {
-        try GameOptions(pairs: 33, turnSeconds: 0, revealMilliseconds: 0, againOnMatch: true).validate()
+    #expect(throws: RuleError.pairsOutOfRange(33, allowed: 2...32, variant: .classic)) {
+        try RuleSet(pairs: 33, turnSeconds: 0, revealMilliseconds: 0, againOnMatch: true).validate()
     }
-    #expect(throws: OptionError.turnSecondsOutOfRange(-1)) {
-        try GameOptions(pairs: 8, turnSeconds: -1, revealMilliseconds: 0, againOnMatch: true).validate()
+    #expect(throws: RuleError.turnSecondsOutOfRange(-1)) {
+        try RuleSet(pairs: 8, turnSeconds: -1, revealMilliseconds: 0, againOnMatch: true).validate()
     }
-    #expect(throws: OptionError.revealMillisecondsOutOfRange(60_001)) {
-        try GameOptions(pairs: 8, turnSeconds: 0, revealMilliseconds: 60_001, againOnMatch: true).validate()
+    #expect(throws: RuleError.revealMillisecondsOutOfRange(60_001)) {
+        try RuleSet(pairs: 8, turnSeconds: 0, revealMilliseconds: 60_001, againOnMatch: true).validate()
     }
-    #expect(throws: Never.self) { try GameOptions.standard.validate() }
+    #expect(throws: Never.self) { try RuleSet.standard.validate() }
 }

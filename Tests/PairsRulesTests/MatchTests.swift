@@ -5,7 +5,7 @@ import Testing
 struct MatchTests {
     @Test("starts when the second player sits down, with seat 0 on turn")
     func startsWithSecondPlayer() throws {
-        var match = Match(options: options(), graceMilliseconds: 1000, seed: 1)
+        var match = Match(rules: options(), graceMilliseconds: 1000, seed: 1)
         let first = try match.join(name: "ann", at: at(0))
         #expect(first.seat == .first)
         #expect(first.states.map(\.event) == [.join(.first)])
@@ -51,10 +51,10 @@ struct MatchTests {
     func matchScoresAndMovesAgain() throws {
         var match = try startedMatch()
         let pair = match.knownPair
-        _ = try match.flip(card: pair.first, by: .first, at: at(1))
-        let states = try match.flip(card: pair.second, by: .first, at: at(2))
-        #expect(states.map(\.event) == [.match(.first, cards: pair)])
-        #expect(states[0].cards[pair.first] == .matched(face: match.faces[pair.first], by: .first))
+        _ = try match.flip(card: pair[0], by: .first, at: at(1))
+        let states = try match.flip(card: pair[1], by: .first, at: at(2))
+        #expect(states.map(\.event) == [.match(.first, cards: pair, points: 1)])
+        #expect(states[0].cards[pair[0]] == .matched(face: match.faces[pair[0]], by: .first))
         #expect(states[0].players[0]?.score == 1)
         #expect(states[0].turn == .first)
     }
@@ -63,8 +63,8 @@ struct MatchTests {
     func matchPassesTurnWhenAgainIsOff() throws {
         var match = try startedMatch(options(againOnMatch: false))
         let pair = match.knownPair
-        _ = try match.flip(card: pair.first, by: .first, at: at(1))
-        let states = try match.flip(card: pair.second, by: .first, at: at(2))
+        _ = try match.flip(card: pair[0], by: .first, at: at(1))
+        let states = try match.flip(card: pair[1], by: .first, at: at(2))
         #expect(states.last?.turn == .second)
     }
 
@@ -72,12 +72,12 @@ struct MatchTests {
     func mismatchRevealsThenHides() throws {
         var match = try startedMatch(options(revealMilliseconds: 1000))
         let pair = match.knownMismatch
-        _ = try match.flip(card: pair.first, by: .first, at: at(100))
-        let shown = try match.flip(card: pair.second, by: .first, at: at(200))
-        #expect(shown.map(\.event) == [.mismatch(.first, cards: pair)])
+        _ = try match.flip(card: pair[0], by: .first, at: at(100))
+        let shown = try match.flip(card: pair[1], by: .first, at: at(200))
+        #expect(shown.map(\.event) == [.mismatch(.first, cards: pair, points: 0)])
         #expect(shown[0].phase == .reveal)
-        #expect(shown[0].cards[pair.first] == .up(face: match.faces[pair.first]))
-        #expect(shown[0].cards[pair.second] == .up(face: match.faces[pair.second]))
+        #expect(shown[0].cards[pair[0]] == .up(face: match.faces[pair[0]]))
+        #expect(shown[0].cards[pair[1]] == .up(face: match.faces[pair[1]]))
         #expect(match.nextDeadline == at(1200))
 
         #expect(throws: MoveError.notPlaying(.reveal)) { try match.flip(card: 0, by: .first, at: at(300)) }
@@ -87,19 +87,19 @@ struct MatchTests {
         #expect(hidden.map(\.event) == [.hide(cards: pair)])
         #expect(hidden[0].phase == .playing)
         #expect(hidden[0].turn == .second)
-        #expect(hidden[0].cards[pair.first] == .down)
-        #expect(hidden[0].cards[pair.second] == .down)
+        #expect(hidden[0].cards[pair[0]] == .down)
+        #expect(hidden[0].cards[pair[1]] == .down)
     }
 
     @Test("a zero reveal still emits the state with both faces before hiding them")
     func zeroRevealEmitsBothStates() throws {
         var match = try startedMatch(options(revealMilliseconds: 0))
         let pair = match.knownMismatch
-        _ = try match.flip(card: pair.first, by: .first, at: at(1))
-        let states = try match.flip(card: pair.second, by: .first, at: at(2))
-        #expect(states.map(\.event) == [.mismatch(.first, cards: pair), .hide(cards: pair)])
-        #expect(states[0].cards[pair.second] == .up(face: match.faces[pair.second]))
-        #expect(states[1].cards[pair.second] == .down)
+        _ = try match.flip(card: pair[0], by: .first, at: at(1))
+        let states = try match.flip(card: pair[1], by: .first, at: at(2))
+        #expect(states.map(\.event) == [.mismatch(.first, cards: pair, points: 0), .hide(cards: pair)])
+        #expect(states[0].cards[pair[1]] == .up(face: match.faces[pair[1]]))
+        #expect(states[1].cards[pair[1]] == .down)
         #expect(states[1].turn == .second)
     }
 
@@ -119,19 +119,19 @@ struct MatchTests {
     func refusesFaceUpCards() throws {
         var match = try startedMatch()
         let pair = match.knownPair
-        _ = try match.flip(card: pair.first, by: .first, at: at(1))
-        #expect(throws: MoveError.cardNotFaceDown(card: pair.first)) {
-            try match.flip(card: pair.first, by: .first, at: at(2))
+        _ = try match.flip(card: pair[0], by: .first, at: at(1))
+        #expect(throws: MoveError.cardNotFaceDown(card: pair[0])) {
+            try match.flip(card: pair[0], by: .first, at: at(2))
         }
-        _ = try match.flip(card: pair.second, by: .first, at: at(3))
-        #expect(throws: MoveError.cardNotFaceDown(card: pair.second)) {
-            try match.flip(card: pair.second, by: .first, at: at(4))
+        _ = try match.flip(card: pair[1], by: .first, at: at(3))
+        #expect(throws: MoveError.cardNotFaceDown(card: pair[1])) {
+            try match.flip(card: pair[1], by: .first, at: at(4))
         }
     }
 
     @Test("refuses flips while waiting for an opponent")
     func refusesFlipsWhileWaiting() throws {
-        var match = Match(options: options(), graceMilliseconds: 0, seed: 1)
+        var match = Match(rules: options(), graceMilliseconds: 0, seed: 1)
         _ = try match.join(name: "ann", at: at(0))
         #expect(throws: MoveError.notPlaying(.waiting)) { try match.flip(card: 0, by: .first, at: at(1)) }
     }
@@ -142,11 +142,11 @@ struct MatchTests {
         var last: [PublicState] = []
         for _ in 0..<2 {
             let pair = match.knownPair
-            _ = try match.flip(card: pair.first, by: .first, at: at(1))
-            last = try match.flip(card: pair.second, by: .first, at: at(2))
+            _ = try match.flip(card: pair[0], by: .first, at: at(1))
+            last = try match.flip(card: pair[1], by: .first, at: at(2))
         }
         #expect(last.count == 1)
-        guard case .over(.first, _) = last[0].event else { Issue.record("expected over, got \(last[0].event)"); return }
+        guard case .over(.first, _, _) = last[0].event else { Issue.record("expected over, got \(last[0].event)"); return }
         #expect(last[0].phase == .over)
         #expect(last[0].outcome == .win(.first))
         #expect(last[0].turn == nil)
@@ -160,8 +160,8 @@ struct MatchTests {
         var last: [PublicState] = []
         for seat in [Seat.first, .second] {
             let pair = match.knownPair
-            _ = try match.flip(card: pair.first, by: seat, at: at(1))
-            last = try match.flip(card: pair.second, by: seat, at: at(2))
+            _ = try match.flip(card: pair[0], by: seat, at: at(1))
+            last = try match.flip(card: pair[1], by: seat, at: at(2))
         }
         #expect(last.last?.outcome == .draw)
         #expect(last.last?.series.draws == 1)
@@ -174,7 +174,7 @@ struct MatchTests {
         _ = try match.flip(card: 3, by: .first, at: at(1000))
         #expect(match.advance(to: at(4999)).isEmpty)
         let states = match.advance(to: at(5000))
-        #expect(states.map(\.event) == [.timeout(.first, hidden: 3)])
+        #expect(states.map(\.event) == [.timeout(.first, hidden: [3])])
         #expect(states[0].cards[3] == .down)
         #expect(states[0].turn == .second)
         #expect(match.nextDeadline == at(10_000))
@@ -184,14 +184,14 @@ struct MatchTests {
     func turnClockRestartsAndPauses() throws {
         var match = try startedMatch(options(turnSeconds: 5, revealMilliseconds: 2000))
         let pair = match.knownPair
-        _ = try match.flip(card: pair.first, by: .first, at: at(1000))
-        let matched = try match.flip(card: pair.second, by: .first, at: at(3000))
+        _ = try match.flip(card: pair[0], by: .first, at: at(1000))
+        let matched = try match.flip(card: pair[1], by: .first, at: at(3000))
         #expect(matched[0].turnMillisecondsLeft == 5000)
         #expect(match.nextDeadline == at(8000))
 
         let miss = match.knownMismatch
-        _ = try match.flip(card: miss.first, by: .first, at: at(4000))
-        let revealed = try match.flip(card: miss.second, by: .first, at: at(7000))
+        _ = try match.flip(card: miss[0], by: .first, at: at(4000))
+        let revealed = try match.flip(card: miss[1], by: .first, at: at(7000))
         #expect(revealed[0].turnMillisecondsLeft == nil)
         #expect(match.nextDeadline == at(9000))
         let hidden = match.advance(to: at(9000))
@@ -213,8 +213,8 @@ struct MatchTests {
                 events += try match.flip(card: card, by: .second, at: at(clock)).map(\.event)
             }
         }
-        #expect(events.filter { $0 == .timeout(.first, hidden: nil) }.count == 3)
-        #expect(events.last == .forfeit(.first))
+        #expect(events.filter { $0 == .timeout(.first, hidden: []) }.count == 3)
+        #expect(events.last == .forfeit(.first, .timeouts))
         #expect(match.currentState(at: at(clock))?.outcome == .win(.second))
     }
 
@@ -225,8 +225,8 @@ struct MatchTests {
         func timeOut() { clock += 1000; _ = match.advance(to: at(clock)) }
         func mismatch(_ seat: Seat) throws {
             let miss = match.knownMismatch
-            _ = try match.flip(card: miss.first, by: seat, at: at(clock + 1))
-            _ = try match.flip(card: miss.second, by: seat, at: at(clock + 2))
+            _ = try match.flip(card: miss[0], by: seat, at: at(clock + 1))
+            _ = try match.flip(card: miss[1], by: seat, at: at(clock + 2))
             clock += 2
         }
         // Seat 0: timeout, timeout, a real turn, timeout, timeout. Seat 1 plays every turn.
@@ -243,7 +243,7 @@ struct MatchTests {
     func leavingForfeits() throws {
         var match = try startedMatch()
         let states = try match.leave(seat: .second, at: at(50))
-        #expect(states.map(\.event) == [.forfeit(.second), .leave(.second)])
+        #expect(states.map(\.event) == [.forfeit(.second, .left), .leave(.second)])
         #expect(states[0].outcome == .win(.first))
         #expect(states[0].series.wins == [1, 0])
         #expect(states[1].phase == .waiting)
@@ -294,7 +294,7 @@ struct MatchTests {
         var match = try startedMatch(grace: 10_000)
         _ = try match.disconnect(seat: .first, at: at(1000))
         let states = match.advance(to: at(20_000))
-        #expect(states.map(\.event) == [.forfeit(.first), .leave(.first)])
+        #expect(states.map(\.event) == [.forfeit(.first, .away), .leave(.first)])
         #expect(states[0].seq < states[1].seq)
         #expect(states[0].outcome == .win(.second))
         #expect(match.playerName(in: .first) == nil)
@@ -305,8 +305,8 @@ struct MatchTests {
         var match = try startedMatch(options(pairs: 2))
         for _ in 0..<2 {
             let pair = match.knownPair
-            _ = try match.flip(card: pair.first, by: .first, at: at(1))
-            _ = try match.flip(card: pair.second, by: .first, at: at(2))
+            _ = try match.flip(card: pair[0], by: .first, at: at(1))
+            _ = try match.flip(card: pair[1], by: .first, at: at(2))
         }
         let firstAsk = try match.requestRematch(by: .second, at: at(3))
         #expect(firstAsk.map(\.event) == [.rematch(.second)])
@@ -331,8 +331,8 @@ struct MatchTests {
         var match = try startedMatch()
         let before = match.seq
         let pair = match.knownPair
-        let states = try match.flip(card: pair.first, by: .first, at: at(1))
-            + match.flip(card: pair.second, by: .first, at: at(2))
+        let states = try match.flip(card: pair[0], by: .first, at: at(1))
+            + match.flip(card: pair[1], by: .first, at: at(2))
         #expect(states.map(\.seq) == [before + 1, before + 2])
     }
 }

@@ -14,8 +14,8 @@ func randomGamesKeepInvariants() throws {
         let turnSeconds = dice.next(below: 3)
         let reveal = [0, 0, 500][dice.next(below: 3)]
         let again = dice.next(below: 2) == 0
-        let opts = GameOptions(pairs: pairs, turnSeconds: turnSeconds, revealMilliseconds: reveal, againOnMatch: again)
-        var match = Match(options: opts, graceMilliseconds: 3000, seed: UInt64(round))
+        let opts = RuleSet(pairs: pairs, turnSeconds: turnSeconds, revealMilliseconds: reveal, againOnMatch: again)
+        var match = Match(rules: opts, graceMilliseconds: 3000, seed: UInt64(round))
         var clock: Int64 = 0
         var lastSeq = 0
         var states: [PublicState] = []

@@ -26,7 +26,7 @@ struct GameplayTests {
         // A fixed seed makes the deal, and so whether the pairs tried below match, the same on every run:
         // with a random deal, cards 0-1 and 2-3 both matched in one run out of 35 and the test found no mismatch.
         let server = try startServer {
-            $0.lobby.defaultOptions.revealMilliseconds = 300
+            $0.lobby.defaultRules.revealMilliseconds = 300
             $0.lobby.seed = 7
         }
         defer { server.stop() }
@@ -47,11 +47,11 @@ struct GameplayTests {
         #expect(shown.state.phase == .reveal)
         for player in [first, second] {
             let reveal = player === first ? shown : try player.waitForState { $0.state.event == shown.state.event }
-            #expect(reveal.state.cards[pair.first] != .down)
-            #expect(reveal.state.cards[pair.second] != .down)
-            let hidden = try player.waitForState { $0.state.event == StateEvent(.hide(cards: pair)) }
-            #expect(hidden.state.cards[pair.first] == .down)
-            #expect(hidden.state.cards[pair.second] == .down)
+            #expect(reveal.state.cards[pair[0]] != .down)
+            #expect(reveal.state.cards[pair[1]] != .down)
+            let hidden = try player.waitForState { $0.state.event == StateEvent(.hide(cards: CardSet(pair))) }
+            #expect(hidden.state.cards[pair[0]] == .down)
+            #expect(hidden.state.cards[pair[1]] == .down)
             #expect(hidden.state.turn == .second)
             #expect(hidden.state.phase == .playing)
         }
@@ -59,12 +59,12 @@ struct GameplayTests {
 
     @Test("a turn that runs out passes to the other player with a timeout event")
     func turnTimesOut() throws {
-        let server = try startServer { $0.lobby.defaultOptions.turnSeconds = 1 }
+        let server = try startServer { $0.lobby.defaultRules.turnSeconds = 1 }
         defer { server.stop() }
         let (first, second) = try seatedPair(on: server)
         first.send("flip 0")
         _ = try first.waitForState { $0.state.event == StateEvent(.flip(.first, card: 0)) }
-        let timeout = try second.waitForState(within: 5) { $0.state.event == StateEvent(.timeout(.first, hidden: 0)) }
+        let timeout = try second.waitForState(within: 5) { $0.state.event == StateEvent(.timeout(.first, hidden: [0])) }
         #expect(timeout.state.turn == .second)
         #expect(timeout.state.cards[0] == .down)
         #expect((timeout.state.turnMillisecondsLeft ?? 0) > 500)
@@ -73,7 +73,7 @@ struct GameplayTests {
     @Test("a turn clock still runs out while another client keeps the server answering pings back to back")
     func turnTimesOutBesideBackToBackTraffic() throws {
         let server = try startServer {
-            $0.lobby.defaultOptions.turnSeconds = 1
+            $0.lobby.defaultRules.turnSeconds = 1
             $0.lobby.rateLimit = nil
         }
         defer { server.stop() }
@@ -84,7 +84,7 @@ struct GameplayTests {
         let (first, second) = try seatedPair(on: server)
         first.send("flip 0")
         _ = try first.waitForState { $0.state.event == StateEvent(.flip(.first, card: 0)) }
-        let timeout = try second.waitForState(within: 10) { $0.state.event == StateEvent(.timeout(.first, hidden: 0)) }
+        let timeout = try second.waitForState(within: 10) { $0.state.event == StateEvent(.timeout(.first, hidden: [0])) }
         #expect(timeout.state.turn == .second)
         let pongs = pinger.stop()
         #expect(pongs.failure == nil)

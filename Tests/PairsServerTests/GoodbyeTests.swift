@@ -45,7 +45,7 @@ struct GoodbyeTests {
         usleep(50_000)
         release.signal()
         // The leave forfeits at once, where a lost leave would keep the seat for the ten-minute grace period.
-        let forfeit = try stayer.waitForState(within: 5) { $0.state.event == StateEvent(.forfeit(.first)) }
+        let forfeit = try stayer.waitForState(within: 5) { $0.state.event == StateEvent(.forfeit(.first, .left)) }
         #expect(forfeit.state.outcome == .win(.second))
     }
 }

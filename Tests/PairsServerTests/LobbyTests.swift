@@ -91,7 +91,7 @@ struct LobbyTests {
         defer { server.stop() }
         let (first, second) = try seatedPair(on: server)
         second.send(#"{"type":"leave","id":8}"#)
-        let forfeit = try first.waitForState { $0.state.event == StateEvent(.forfeit(.second)) }
+        let forfeit = try first.waitForState { $0.state.event == StateEvent(.forfeit(.second, .left)) }
         #expect(forfeit.state.outcome == .win(.first))
         #expect(forfeit.id == .integer(8))
         _ = try second.waitFor("left") { $0 == .left(room: "r", id: .integer(8)) }
@@ -149,7 +149,7 @@ struct LobbyTests {
         let (first, second) = try seatedPair(on: server)
         let token = try #require(second.token)
         second.reset()
-        let forfeit = try first.waitForState(within: 5) { $0.state.event == StateEvent(.forfeit(.second)) }
+        let forfeit = try first.waitForState(within: 5) { $0.state.event == StateEvent(.forfeit(.second, .away)) }
         #expect(forfeit.state.outcome == .win(.first))
         let left = try first.waitForState { $0.state.event == StateEvent(.leave(.second)) }
         #expect(left.state.phase == .waiting)

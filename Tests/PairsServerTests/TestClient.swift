@@ -191,7 +191,7 @@ func startServer(_ configure: (inout ServerConfiguration) -> Void = { _ in }) th
     configuration.host = "127.0.0.1"
     configuration.port = 0
     configuration.logLevel = .error
-    configuration.lobby.defaultOptions = GameOptions(pairs: 4, turnSeconds: 0, revealMilliseconds: 0, againOnMatch: true)
+    configuration.lobby.defaultRules = RuleSet(pairs: 4, turnSeconds: 0, revealMilliseconds: 0, againOnMatch: true)
     configure(&configuration)
     let server = Server(configuration: configuration)
     try server.start()

@@ -1,3 +1,4 @@
+import PairsRules
 import PairsWire
 import Testing
 
@@ -35,6 +36,16 @@ struct GoodLine: Sendable, CustomTestStringConvertible {
     }
 
     var testDescription: String { shown(bytes) }
+}
+
+/// Rule choices of the four rules a `join` could always carry.
+private func choices(pairs: Int? = nil, turnSeconds: Int? = nil, revealMilliseconds: Int? = nil, againOnMatch: Bool? = nil) -> RuleChoices {
+    var choices = RuleChoices()
+    choices.pairs = pairs
+    choices.turnSeconds = turnSeconds
+    choices.revealMilliseconds = revealMilliseconds
+    choices.againOnMatch = againOnMatch
+    return choices
 }
 
 /// A client line and the error it must be answered with: the code, and the id when it could be read.
@@ -76,12 +87,12 @@ private let goodLines: [GoodLine] = [
     GoodLine(
         #"{"type":"join","room":"Kitchen_2-b","pairs":12,"turn_seconds":45,"reveal_ms":1500,"again_on_match":false,"id":7}"#,
         Request(id: .integer(7), .join(JoinRequest(
-            room: "Kitchen_2-b", pairs: 12, turnSeconds: 45, revealMilliseconds: 1500, againOnMatch: false)))),
+            room: "Kitchen_2-b", rules: choices(pairs: 12, turnSeconds: 45, revealMilliseconds: 1500, againOnMatch: false))))),
     GoodLine(#"{"type":"join","room":"a","pairs":2,"turn_seconds":0,"reveal_ms":0,"again_on_match":true}"#,
-             Request(.join(JoinRequest(room: "a", pairs: 2, turnSeconds: 0, revealMilliseconds: 0, againOnMatch: true)))),
+             Request(.join(JoinRequest(room: "a", rules: choices(pairs: 2, turnSeconds: 0, revealMilliseconds: 0, againOnMatch: true))))),
     GoodLine(#"{"type":"join","room":"\#(String(repeating: "z", count: 32))","pairs":32,"turn_seconds":3600,"reveal_ms":60000}"#,
-             Request(.join(JoinRequest(room: String(repeating: "z", count: 32), pairs: 32, turnSeconds: 3600,
-                                       revealMilliseconds: 60_000)))),
+             Request(.join(JoinRequest(room: String(repeating: "z", count: 32),
+                                       rules: choices(pairs: 32, turnSeconds: 3600, revealMilliseconds: 60_000))))),
     GoodLine(#"{"type":"join","pairs":null,"turn_seconds":null,"reveal_ms":null,"again_on_match":null}"#,
              Request(.join(JoinRequest()))),
     // flip

@@ -13,13 +13,14 @@ struct StateSource: Sendable {
     var room: String
     var spectators: Int
     var state: PublicState
+    var rules: RuleSet = .standard
     var id: RequestID?
 
     /// The state as one message, which the general writer encodes.
-    var message: ServerMessage { .state(StateMessage(room: room, spectators: spectators, state: state, id: id)) }
+    var message: ServerMessage { .state(StateMessage(room: room, spectators: spectators, state: state, rules: rules, id: id)) }
 
     /// The state's line as the server sends the states of a change: through the fast path.
-    var fastLine: [UInt8] { ServerMessageEncoder.encode(states: [state], room: room, spectators: spectators, id: id) }
+    var fastLine: [UInt8] { ServerMessageEncoder.encode(states: [state], room: room, spectators: spectators, rules: rules, id: id) }
 }
 
 /// A message with a short name to show when a case fails.
@@ -56,29 +57,39 @@ private func state(
     layout: BoardLayout = BoardLayout(rows: 2, columns: 2),
     cards: [CardView] = [.down, .up(face: "cat"), .matched(face: "dog", by: .first), .matched(face: "dog", by: .first)],
     players: [PlayerView?] = [ann, zoe], turn: Seat? = .first, turnMillisecondsLeft: Int? = 12_345,
-    outcome: Outcome? = nil, series: SeriesTally = SeriesTally(), event: GameEvent = .flip(.first, card: 1),
-    id: RequestID? = nil
+    gameMillisecondsLeft: Int? = nil, outcome: Outcome? = nil, series: SeriesTally = SeriesTally(),
+    event: GameEvent = .flip(.first, card: 1), rules: RuleSet = .standard, id: RequestID? = nil
 ) -> StateSource {
     StateSource(
         room: room, spectators: spectators,
         state: PublicState(
             game: game, seq: seq, phase: phase, layout: layout, cards: cards, players: players, turn: turn,
-            turnMillisecondsLeft: turnMillisecondsLeft, outcome: outcome, series: series, event: event),
-        id: id)
+            turnMillisecondsLeft: turnMillisecondsLeft, gameMillisecondsLeft: gameMillisecondsLeft, outcome: outcome,
+            series: series, event: event),
+        rules: rules, id: id)
 }
+
+/// A solo game against a two-minute clock, peeking first.
+private let soloRules = RuleSet(
+    variant: Variant(seats: .one, setSize: .pair, deck: .words, scoring: .classic, gameSeconds: 120, peekMilliseconds: 1500),
+    pairs: 2, turnSeconds: 0, revealMilliseconds: 500, againOnMatch: true)
+/// Three-card Matchismo with playing cards, Stanford's constants.
+private let matchismoRules = RuleSet(
+    variant: Variant(seats: .two, setSize: .triple, deck: .cards, scoring: .matchismo(.standard), gameSeconds: 0, peekMilliseconds: 0),
+    pairs: 2, turnSeconds: 30, revealMilliseconds: 1000, againOnMatch: false)
 
 /// One of each event, with the state around it kept consistent: only `.over` states carry an outcome.
 private let everyEvent: [(String, GameEvent)] = [
     ("join", .join(.second)),
     ("start", .start(turn: .second)),
     ("flip", .flip(.first, card: 0)),
-    ("match", .match(.second, cards: CardPair(2, 3))),
-    ("mismatch", .mismatch(.first, cards: CardPair(0, 1))),
-    ("hide", .hide(cards: CardPair(1, 0))),
-    ("timeout with a card up", .timeout(.first, hidden: 1)),
-    ("timeout with no card up", .timeout(.second, hidden: nil)),
-    ("over", .over(.first, cards: CardPair(3, 2))),
-    ("forfeit", .forfeit(.second)),
+    ("match", .match(.second, cards: [2, 3], points: 1)),
+    ("mismatch", .mismatch(.first, cards: [0, 1], points: 0)),
+    ("hide", .hide(cards: [1, 0])),
+    ("timeout with a card up", .timeout(.first, hidden: [1])),
+    ("timeout with no card up", .timeout(.second, hidden: [])),
+    ("over", .over(.first, cards: [3, 2], points: 1)),
+    ("forfeit", .forfeit(.second, .left)),
     ("leave", .leave(.first)),
     ("disconnect", .disconnect(.second)),
     ("reconnect", .reconnect(.first)),
@@ -109,24 +120,24 @@ let stateFixtures: [MessageFixture] = {
             series: SeriesTally(wins: [2, 1], draws: 1), event: .leave(.second), id: .string("bye"))),
         MessageFixture("state during a reveal", state(
             phase: .reveal, cards: [.up(face: "cat"), .up(face: "owl"), .down, .down], turnMillisecondsLeft: nil,
-            event: .mismatch(.first, cards: CardPair(0, 1)))),
+            event: .mismatch(.first, cards: [0, 1], points: 0))),
         MessageFixture("state with no turn clock", state(turnMillisecondsLeft: nil)),
         MessageFixture("state with the turn clock at zero", state(turnMillisecondsLeft: 0)),
         MessageFixture("state won by seat 0", state(
             phase: .over, cards: [.matched(face: "ant", by: .first), .matched(face: "ant", by: .first),
                                   .matched(face: "ape", by: .second), .matched(face: "ape", by: .first)],
             turn: nil, turnMillisecondsLeft: nil, outcome: .win(.first),
-            series: SeriesTally(wins: [1, 0], draws: 0), event: .over(.first, cards: CardPair(2, 3)), id: .integer(8))),
+            series: SeriesTally(wins: [1, 0], draws: 0), event: .over(.first, cards: [2, 3], points: 1), id: .integer(8))),
         MessageFixture("state won by seat 1", state(
             phase: .over, turn: nil, turnMillisecondsLeft: nil, outcome: .win(.second),
-            series: SeriesTally(wins: [4, 7], draws: 2), event: .forfeit(.first))),
+            series: SeriesTally(wins: [4, 7], draws: 2), event: .forfeit(.first, .left))),
         MessageFixture("state of a drawn game", state(
             game: 3, seq: 812, phase: .over,
             cards: [.matched(face: "ant", by: .first), .matched(face: "ant", by: .first),
                     .matched(face: "ape", by: .second), .matched(face: "ape", by: .second)],
             players: [PlayerView(name: "P1", score: 1, connected: true), PlayerView(name: "P2", score: 1, connected: true)],
             turn: nil, turnMillisecondsLeft: nil, outcome: .draw, series: SeriesTally(wins: [0, 0], draws: 3),
-            event: .over(.second, cards: CardPair(3, 2)))),
+            event: .over(.second, cards: [3, 2], points: 1))),
         MessageFixture("state with a rematch asked for after a game", state(
             phase: .over, turn: nil, turnMillisecondsLeft: nil, outcome: .win(.second), event: .rematch(.first))),
         MessageFixture("state of a 3x6 board", state(
@@ -138,6 +149,33 @@ let stateFixtures: [MessageFixture] = {
                 default: .matched(face: Faces.all[index], by: .second)
                 }
             })),
+        MessageFixture("state of a solo game during its peek", state(
+            phase: .peek, cards: [.up(face: "ant"), .up(face: "ape"), .up(face: "ape"), .up(face: "ant")],
+            players: [ann], turn: nil, turnMillisecondsLeft: nil, series: SeriesTally(seats: .one), event: .peek,
+            rules: soloRules)),
+        MessageFixture("state of a solo game with its clock running", state(
+            players: [ann], turnMillisecondsLeft: nil, gameMillisecondsLeft: 98_765, series: SeriesTally(wins: [3], draws: 0),
+            event: .start(turn: .first), rules: soloRules)),
+        MessageFixture("state of a solo game lost on time", state(
+            phase: .over, players: [ann], turn: nil, turnMillisecondsLeft: nil, gameMillisecondsLeft: nil, outcome: .loss,
+            series: SeriesTally(wins: [3], draws: 0), event: .timeUp, rules: soloRules)),
+        MessageFixture("state of a solo game cleared", state(
+            phase: .over, cards: Array(repeating: .matched(face: "ant", by: .first), count: 4), players: [ann], turn: nil,
+            turnMillisecondsLeft: nil, outcome: .win(.first), series: SeriesTally(wins: [4], draws: 0),
+            event: .over(.first, cards: [1, 2], points: 1), rules: soloRules)),
+        MessageFixture("state of a three-card Matchismo match", state(
+            layout: BoardLayout(rows: 2, columns: 3),
+            cards: [.matched(face: "K♠", by: .second), .matched(face: "K♥", by: .second), .matched(face: "K♦", by: .second),
+                    .down, .down, .down],
+            players: [ann, zoe], turn: .second, event: .match(.second, cards: [2, 0, 1], points: 13), rules: matchismoRules)),
+        MessageFixture("state of a three-card Matchismo mismatch", state(
+            phase: .reveal, layout: BoardLayout(rows: 2, columns: 3),
+            cards: [.up(face: "10♥"), .up(face: "2♣"), .up(face: "A♦"), .down, .down, .down],
+            turnMillisecondsLeft: nil, event: .mismatch(.first, cards: [0, 1, 2], points: -5), rules: matchismoRules)),
+        MessageFixture("state of a timeout that turned two cards back", state(
+            event: .timeout(.first, hidden: [4, 1]), rules: matchismoRules)),
+        MessageFixture("state of a playing-card game with no set left", state(
+            phase: .over, turn: nil, turnMillisecondsLeft: nil, outcome: .draw, event: .exhausted, rules: matchismoRules)),
         MessageFixture("state with awkward names and room", state(
             room: "a-b_C-9", spectators: 1_000_000,
             players: [PlayerView(name: awkwardText, score: Int.max, connected: true),
@@ -159,6 +197,10 @@ let otherFixtures: [MessageFixture] = {
         MessageFixture("joined in seat 0", .joined(Joined(room: "kitchen", seat: .first, token: "0123abcd", id: .integer(5)))),
         MessageFixture("joined in seat 1", .joined(Joined(room: "k", seat: .second, token: "t", id: .string("j")))),
         MessageFixture("joined as a spectator", .joined(Joined(room: "kitchen", seat: nil, token: nil))),
+        MessageFixture("joined a room of the classic game, whose rules are not sent",
+                       .joined(Joined(room: "kitchen", seat: .first, token: "t", rules: .standard))),
+        MessageFixture("joined a solo room", .joined(Joined(room: "solo-1", seat: .first, token: "t", rules: soloRules, id: .integer(2)))),
+        MessageFixture("watching a Matchismo room", .joined(Joined(room: "m", seat: nil, token: nil, rules: matchismoRules))),
         MessageFixture("chat from a spectator", .chat(ChatMessage(room: "kitchen", from: "watcher", seat: nil, text: "go!"))),
         MessageFixture("chat from seat 0", .chat(ChatMessage(
             room: "kitchen", from: "ann", seat: .first, text: "say \"hi\" to C:\\ 😀", id: .integer(3)))),
@@ -172,6 +214,8 @@ let otherFixtures: [MessageFixture] = {
                 RoomSummary(name: "attic", phase: .reveal, players: ["a", "b"], spectators: 1, pairs: 2),
                 RoomSummary(name: "cellar", phase: .over, players: ["😀", nil], spectators: 0, pairs: 12),
                 RoomSummary(name: "void", phase: .waiting, players: [nil, nil], spectators: 2, pairs: 4),
+                RoomSummary(name: "solo-3", phase: .peek, players: ["ann"], spectators: 0, pairs: 2, rules: soloRules),
+                RoomSummary(name: "m", phase: .playing, players: ["a", "b"], spectators: 0, pairs: 2, rules: matchismoRules),
             ],
             total: 25, id: .string("l")))),
         MessageFixture("pong without an id", .pong(id: nil)),
@@ -347,6 +391,7 @@ private func reference(_ message: ServerMessage) -> Ref {
     case .joined(let joined):
         members = ["type": "joined", "room": .string(joined.room), "seat": .seat(joined.seat),
                    "token": joined.token.map(Ref.string) ?? .null]
+        if let rules = joined.rules, rules.variant != .classic { members["rules"] = rulesReference(rules) }
         id = joined.id
     case .state(let message):
         // A state's id belongs to the change it reports, so protocol.md puts it in `event`.
@@ -367,9 +412,11 @@ private func reference(_ message: ServerMessage) -> Ref {
         id = chat.id
     case .rooms(let list):
         members = ["type": "rooms", "total": .int(list.total), "rooms": .array(list.rooms.map { room in
-            ["room": .string(room.name), "phase": .string(room.phase.rawValue),
-             "players": .array(room.players.map { $0.map(Ref.string) ?? .null }),
-             "spectators": .int(room.spectators), "pairs": .int(room.pairs)]
+            var entry: [String: Ref] = ["room": .string(room.name), "phase": .string(room.phase.wireName),
+                                        "players": .array(room.players.map { $0.map(Ref.string) ?? .null }),
+                                        "spectators": .int(room.spectators), "pairs": .int(room.pairs)]
+            if let rules = room.rules, rules.variant != .classic { entry["rules"] = rulesReference(rules) }
+            return .object(entry)
         })]
         id = list.id
     case .pong(let pongID):
@@ -416,34 +463,61 @@ private func stateReference(_ message: StateMessage) -> [String: Ref] {
     let winner: Seat?
     switch state.outcome {
     case .win(let seat)?: winner = seat
-    case .draw?, nil: winner = nil
+    case .draw?, .loss?, nil: winner = nil
     }
-    return [
+    var members: [String: Ref] = [
         "type": "state", "room": .string(message.room), "game": .int(state.game), "seq": .int(state.seq),
-        "phase": .string(state.phase.rawValue), "rows": .int(state.layout.rows), "cols": .int(state.layout.columns),
+        "phase": .string(state.phase.wireName), "rows": .int(state.layout.rows), "cols": .int(state.layout.columns),
         "cards": .array(cards), "players": .array(players), "spectators": .int(message.spectators),
         "turn": .seat(state.turn), "turn_ms_left": state.turnMillisecondsLeft.map { .int($0) } ?? .null,
         "winner": .seat(winner),
         "series": ["wins": .array(state.series.wins.map { .int($0) }), "draws": .int(state.series.draws)],
-        "event": eventReference(state.event),
+        "event": eventReference(state.event, rules: message.rules),
+    ]
+    if let rules = message.rules, rules.variant != .classic {
+        members["rules"] = rulesReference(rules)
+        if rules.variant.gameSeconds > 0 { members["game_ms_left"] = state.gameMillisecondsLeft.map { .int($0) } ?? .null }
+    }
+    return members
+}
+
+/// protocol.md's rules object: every rule, Matchismo's constants at their standard values under classic scoring.
+private func rulesReference(_ rules: RuleSet) -> Ref {
+    let costs: MatchismoCosts = if case .matchismo(let costs) = rules.variant.scoring { costs } else { .standard }
+    return [
+        "seats": .int(rules.variant.seats.rawValue), "match": .int(rules.variant.setSize.rawValue),
+        "deck": .string(rules.variant.deck == .cards ? "cards" : "words"),
+        "scoring": .string(rules.variant.scoring == .classic ? "classic" : "matchismo"),
+        "flip_cost": .int(costs.flipCost), "mismatch_penalty": .int(costs.mismatchPenalty), "match_bonus": .int(costs.matchBonus),
+        "game_seconds": .int(rules.variant.gameSeconds), "peek_ms": .int(rules.variant.peekMilliseconds),
+        "pairs": .int(rules.pairs), "turn_seconds": .int(rules.turnSeconds), "reveal_ms": .int(rules.revealMilliseconds),
+        "again_on_match": .bool(rules.againOnMatch),
     ]
 }
 
 /// The event object: its kind, and only the fields protocol.md's table gives that kind (all of which this
-/// server sends).
-private func eventReference(_ event: StateEvent) -> Ref {
-    let pair: Ref = event.cards.map { [.int($0.first), .int($0.second)] } ?? .null
-    let second: Ref = event.cards.map { .int($0.second) } ?? .null
+/// server sends): `points` in Matchismo rooms, the cards a timeout turned back when there were several.
+private func eventReference(_ event: StateEvent, rules: RuleSet?) -> Ref {
+    let cards: Ref = event.cards.map { .array($0.map { .int($0) }) } ?? .null
+    let last: Ref = event.cards?.last.map { .int($0) } ?? .null
     let kind = Ref.string(event.kind.wireName)
+    let scoresPoints = rules?.variant.scoring.kind == .matchismo
     switch event.kind {
     case .join, .start, .forfeit, .leave, .disconnect, .reconnect, .rematch:
         return ["kind": kind, "seat": .seat(event.seat)]
+    case .peek, .timeUp, .exhausted:
+        return ["kind": kind]
     case .flip: return ["kind": kind, "seat": .seat(event.seat), "card": event.card.map { .int($0) } ?? .null]
-    case .match, .mismatch, .over: return ["kind": kind, "seat": .seat(event.seat), "card": second, "cards": pair]
-    case .hide: return ["kind": kind, "cards": pair]
+    case .match, .mismatch, .over:
+        var members: [String: Ref] = ["kind": kind, "seat": .seat(event.seat), "card": last, "cards": cards]
+        if scoresPoints { members["points"] = event.points.map { .int($0) } ?? .null }
+        return .object(members)
+    case .hide: return ["kind": kind, "cards": cards]
     case .timeout:
-        guard let card = event.card else { return ["kind": kind, "seat": .seat(event.seat)] }
-        return ["kind": kind, "seat": .seat(event.seat), "card": .int(card)]
+        var members: [String: Ref] = ["kind": kind, "seat": .seat(event.seat)]
+        if let card = event.card { members["card"] = .int(card) }
+        if let cards = event.cards { members["cards"] = .array(cards.map { .int($0) }) }
+        return .object(members)
     case .unknown: return ["kind": kind]
     }
 }
@@ -494,18 +568,18 @@ let heaviestName: String = {
 let heaviestID = RequestID.string(String(repeating: "\u{1}", count: RequestID.maxStringBytes))
 
 private func largestState(names: [String], id: RequestID) -> StateSource {
-    let faces = Faces.all.prefix(GameOptions.pairsRange.upperBound)
+    let faces = Faces.all.prefix(RuleSet.pairsLimits.upperBound)
     let cards: [CardView] = faces.flatMap { face in
         [CardView.matched(face: face, by: .second), .matched(face: face, by: .second)]
     }
     return state(
         room: String(repeating: "r", count: RoomName.maxLength), spectators: Int.max, game: Int.max, seq: Int.max,
-        phase: .over, layout: GameOptions(pairs: 32, turnSeconds: 0, revealMilliseconds: 0, againOnMatch: true).layout,
+        phase: .over, layout: RuleSet(pairs: 32, turnSeconds: 0, revealMilliseconds: 0, againOnMatch: true).layout,
         cards: cards,
         players: names.map { PlayerView(name: $0, score: Int.max, connected: true) },
         turn: nil, turnMillisecondsLeft: nil, outcome: .win(.second),
         series: SeriesTally(wins: [Int.max, Int.max], draws: Int.max),
-        event: .over(.second, cards: CardPair(Int.max, Int.max)), id: id)
+        event: .over(.second, cards: [Int.max, Int.max], points: 1), id: id)
 }
 
 @Test("a state of the largest board, with 24-character names and a 64-byte id, fits the protocol line limit")

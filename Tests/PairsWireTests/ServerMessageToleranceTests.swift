@@ -46,12 +46,13 @@ func eventOfOnlyItsKind(fixture: MessageFixture) throws {
     let source = try #require(fixture.source)
     let line = try rewritten(source.fastLine) { message in
         changing("event", in: &message) { event in
-            for field in ["seat", "card", "cards", "id"] { event[field] = nil }
+            for field in ["seat", "card", "cards", "points", "id"] { event[field] = nil }
         }
     }
     // The reference: the rules' state with nothing of its event but the kind, and no id.
-    let bare = WireState(source.state).describing(StateEvent(kind: EventKind(source.state.event)))
-    let expected = ServerMessage.state(StateMessage(room: source.room, spectators: source.spectators, state: bare))
+    let bare = WireState(source.state, rules: source.rules).describing(StateEvent(kind: EventKind(source.state.event)))
+    let expected = ServerMessage.state(StateMessage(room: source.room, spectators: source.spectators, state: bare,
+                                                    rules: source.rules.variant != .classic ? source.rules : nil))
     #expect(decodedNotingUnknown(line) == .success(.message(expected, firstUnknown: nil)))
 }
 
@@ -131,16 +132,17 @@ func unknownEventKind(fixture: MessageFixture) throws {
     let line = try rewritten(source.fastLine) { message in
         changing("event", in: &message) { $0["kind"] = "x_juggle" }
     }
-    var event = StateEvent(source.state.event)
+    var event = StateEvent(source.state.event, rules: source.rules)
     event.kind = .unknown("x_juggle")
     let expected = StateMessage(room: source.room, spectators: source.spectators,
-                                state: WireState(source.state).describing(event), id: source.id)
+                                state: WireState(source.state, rules: source.rules).describing(event),
+                                rules: source.rules.variant != .classic ? source.rules : nil, id: source.id)
     #expect(decodedNotingUnknown(line) == .success(.message(.state(expected), firstUnknown: .eventKind("x_juggle"))))
 }
 
 @Test("every known event kind reads back from its wire name, and no known name reads as unknown")
 func eventKindNames() {
-    #expect(EventKind.known.count == 13)
+    #expect(EventKind.known.count == 16)
     #expect(Set(EventKind.known.map(\.wireName)).count == EventKind.known.count)
     for kind in EventKind.known {
         #expect(EventKind(wireName: kind.wireName) == kind)
@@ -185,12 +187,12 @@ func badEventsAreRefused(event: String, error: ServerMessageError) {
     #expect(decodedNotingUnknown(Array(line.utf8)) == .failure(error))
 }
 
-@Test("a board whose rows and columns do not cover its cards, or players that are not one per seat, are refused",
+@Test("a board whose rows and columns do not cover its cards, or players that are not one per seat of one or two, are refused",
       arguments: [
           (#""rows":1,"cols":3"#, #"[null,null]"#, ServerMessageError.badField("rows")),
           (#""rows":-1,"cols":-2"#, #"[null,null]"#, .badField("rows")),
           (#""rows":4611686018427387904,"cols":4"#, #"[null,null]"#, .badField("rows")),
-          (#""rows":1,"cols":2"#, #"[null]"#, .badField("players")),
+          (#""rows":1,"cols":2"#, #"[]"#, .badField("players")),
           (#""rows":1,"cols":2"#, #"[null,null,null]"#, .badField("players")),
       ])
 func badBoardsAreRefused(layout: String, players: String, error: ServerMessageError) {

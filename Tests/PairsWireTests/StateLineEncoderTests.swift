@@ -20,7 +20,7 @@ private let extremeIDs: [RequestID?] = [
 
 /// The largest board, with every card holding `face` where a card shows one.
 private func largestBoard(face: String) -> [[CardView]] {
-    let cardCount = GameOptions.pairsRange.upperBound * 2
+    let cardCount = RuleSet.pairsLimits.upperBound * 2
     return [
         Array(repeating: .matched(face: face, by: .second), count: cardCount),
         Array(repeating: .up(face: face), count: cardCount),
@@ -30,23 +30,36 @@ private func largestBoard(face: String) -> [[CardView]] {
     ]
 }
 
-/// Every event, with card numbers as wide as an integer gets.
+/// Every event, with card numbers and points as wide as an integer gets, and sets as large as they come.
 private func events(_ number: Int) -> [GameEvent] {
-    [
-        .join(.second), .start(turn: .first), .flip(.first, card: number), .match(.second, cards: CardPair(number, number)),
-        .mismatch(.first, cards: CardPair(number, number)), .hide(cards: CardPair(number, number)),
-        .timeout(.second, hidden: number), .timeout(.first, hidden: nil), .over(.second, cards: CardPair(number, number)),
-        .forfeit(.first), .leave(.second), .disconnect(.first), .reconnect(.second), .rematch(.first),
+    let set: CardSet = [number, number, number]
+    return [
+        .join(.second), .peek, .start(turn: .first), .flip(.first, card: number), .match(.second, cards: set, points: number),
+        .mismatch(.first, cards: set, points: number), .hide(cards: set),
+        .timeout(.second, hidden: [number]), .timeout(.second, hidden: [number, number]), .timeout(.first, hidden: []),
+        .over(.second, cards: set, points: number), .timeUp, .exhausted,
+        .forfeit(.first, .left), .leave(.second), .disconnect(.first), .reconnect(.second), .rematch(.first),
     ]
 }
+
+/// The rules a state's room can have that cost the most to write: every variant rule at its widest, and the
+/// classic game (whose rules are not written).
+private let extremeRules: [RuleSet] = [
+    .standard,
+    RuleSet(
+        variant: Variant(seats: .two, setSize: .triple, deck: .cards,
+                         scoring: .matchismo(MatchismoCosts(flipCost: 100, mismatchPenalty: 100, matchBonus: 100)),
+                         gameSeconds: 3600, peekMilliseconds: 10_000),
+        pairs: 17, turnSeconds: 3600, revealMilliseconds: 60_000, againOnMatch: false),
+]
 
 /// A state with every field at an extreme: the widest integers and the given board, names and event.
 private func extremeState(cards: [CardView], names: [String?], number: Int, event: GameEvent) -> PublicState {
     PublicState(
         game: number, seq: number, phase: .playing,
-        layout: GameOptions(pairs: GameOptions.pairsRange.upperBound, turnSeconds: 0, revealMilliseconds: 0, againOnMatch: true).layout,
+        layout: RuleSet(pairs: RuleSet.pairsLimits.upperBound, turnSeconds: 0, revealMilliseconds: 0, againOnMatch: true).layout,
         cards: cards, players: names.map { $0.map { PlayerView(name: $0, score: number, connected: false) } },
-        turn: .second, turnMillisecondsLeft: number, outcome: .win(.first),
+        turn: .second, turnMillisecondsLeft: number, gameMillisecondsLeft: number, outcome: .win(.first),
         series: SeriesTally(wins: [number, number], draws: number), event: event)
 }
 
@@ -60,12 +73,13 @@ func extremeStatesMatchTheGeneralWriterWithinTheBound() {
                 for cards in largestBoard(face: face) {
                     for names: [String?] in expensiveStrings.map({ [$0, $0] }) + [[nil, nil]] {
                         for id in extremeIDs {
+                            let rules = extremeRules[checked % extremeRules.count]
                             let state = extremeState(cards: cards, names: names, number: number, event: events[checked % events.count])
-                            let fast = StateLineEncoder.encode([state], room: room, spectators: number, id: id)
+                            let fast = StateLineEncoder.encode([state], room: room, spectators: number, rules: rules, id: id)
                             let general = ServerMessageEncoder.encode(.state(
-                                StateMessage(room: room, spectators: number, state: state, id: id)))
+                                StateMessage(room: room, spectators: number, state: state, rules: rules, id: id)))
                             #expect(fast == general)
-                            #expect(fast.count <= StateLineEncoder.bound(of: state, room: room, id: id))
+                            #expect(fast.count <= StateLineEncoder.bound(of: state, room: room, rules: RulesJSON.bytesIfSent(rules), id: id))
                             checked += 1
                         }
                     }
@@ -82,15 +96,18 @@ func extremeStatesBatchWithinTheirBounds() {
     let states = events(Int.min).map { event in
         extremeState(cards: largestBoard(face: name)[0], names: [name, name], number: Int.min, event: event)
     }
-    let batched = StateLineEncoder.encode(states, room: "kitchen", spectators: Int.min, id: heaviestID)
-    let alone = states.flatMap {
-        ServerMessageEncoder.encode(.state(StateMessage(room: "kitchen", spectators: Int.min, state: $0, id: heaviestID)))
+    for rules in extremeRules {
+        let batched = StateLineEncoder.encode(states, room: "kitchen", spectators: Int.min, rules: rules, id: heaviestID)
+        let alone = states.flatMap {
+            ServerMessageEncoder.encode(.state(StateMessage(room: "kitchen", spectators: Int.min, state: $0, rules: rules, id: heaviestID)))
+        }
+        #expect(batched == alone)
+        let json = RulesJSON.bytesIfSent(rules)
+        #expect(batched.count <= states.reduce(0) { $0 + StateLineEncoder.bound(of: $1, room: "kitchen", rules: json, id: heaviestID) })
     }
-    #expect(batched == alone)
-    #expect(batched.count <= states.reduce(0) { $0 + StateLineEncoder.bound(of: $1, room: "kitchen", id: heaviestID) })
 }
 
 @Test("no states encode to no bytes")
 func noStatesEncodeToNothing() {
-    #expect(StateLineEncoder.encode([], room: "kitchen", spectators: 0, id: nil) == [])
+    #expect(StateLineEncoder.encode([], room: "kitchen", spectators: 0, rules: .standard, id: nil) == [])
 }
