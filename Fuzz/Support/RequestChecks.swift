@@ -32,10 +32,16 @@ func checkDecodedRequest(_ request: Request, line: some Sequence<UInt8>) {
         checkCleaned(text, maxCharacters: TextCleaner.maxChatCharacters, maxBytes: TextCleaner.maxChatBytes, line: line)
     case .join(let join):
         check(join.room.map(RoomName.isValid) ?? true, "\(shown(line)): joins an invalid room")
-        check(join.pairs.map(GameOptions.pairsRange.contains) ?? true, "\(shown(line)): pairs out of range")
-        check(join.turnSeconds.map(GameOptions.turnSecondsRange.contains) ?? true, "\(shown(line)): turn_seconds out of range")
-        check(join.revealMilliseconds.map(GameOptions.revealMillisecondsRange.contains) ?? true,
+        let rules = join.rules
+        check(rules.pairs.map(RuleSet.pairsLimits.contains) ?? true, "\(shown(line)): pairs out of range")
+        check(rules.turnSeconds.map(RuleSet.turnSecondsRange.contains) ?? true, "\(shown(line)): turn_seconds out of range")
+        check(rules.revealMilliseconds.map(RuleSet.revealMillisecondsRange.contains) ?? true,
               "\(shown(line)): reveal_ms out of range")
+        check(rules.gameSeconds.map(Variant.gameSecondsRange.contains) ?? true, "\(shown(line)): game_seconds out of range")
+        check(rules.peekMilliseconds.map(Variant.peekMillisecondsRange.contains) ?? true, "\(shown(line)): peek_ms out of range")
+        for cost in [rules.flipCost, rules.mismatchPenalty, rules.matchBonus] {
+            check(cost.map(MatchismoCosts.range.contains) ?? true, "\(shown(line)): a Matchismo constant out of range")
+        }
     case .watch(let room):
         check(RoomName.isValid(room), "\(shown(line)): watches an invalid room")
     case .flip, .resume, .leave, .rematch, .list, .ping, .stats, .help, .quit:
