@@ -3,13 +3,13 @@ import Testing
 
 /// Plays thousands of seeded random games to the end, with random legal and illegal moves, timeouts,
 /// disconnects and rematches, and checks the invariants of every state along the way.
-@Test("thousands of random games keep every invariant and all of them end")
+@Test("a thousand random classic games keep every invariant, scores count the pairs taken, and all of them end")
 func randomGamesKeepInvariants() throws {
     var dice = SplitMix64(seed: 2026)
     var gamesFinished = 0
     // Collected rather than expected one by one: a million #expect calls would dominate the run time.
     var violations: [String] = []
-    for round in 0..<2000 {
+    for round in 0..<1000 {
         let pairs = 2 + dice.next(below: 15)
         let turnSeconds = dice.next(below: 3)
         let reveal = [0, 0, 500][dice.next(below: 3)]
@@ -53,7 +53,7 @@ func randomGamesKeepInvariants() throws {
                 // The wrong seat or an illegal card: refused, nothing changes.
                 let before = match.currentState(at: at(clock))
                 _ = try? match.flip(card: dice.next(below: 80) - 8, by: seat.opponent, at: at(clock))
-                #expect(match.currentState(at: at(clock)) == before)
+                if match.currentState(at: at(clock)) != before { violations.append("game \(round): a refused flip changed the state") }
             case 2, 3:
                 break // think long enough for the clock to matter
             default:
@@ -77,7 +77,7 @@ func randomGamesKeepInvariants() throws {
         }
     }
     #expect(violations.isEmpty, "\(violations.prefix(10))")
-    #expect(gamesFinished == 2000)
+    #expect(gamesFinished == 1000)
 }
 
 /// A face shown for a card must be that card's real face: the public state never invents or leaks one,
