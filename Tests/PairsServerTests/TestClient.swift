@@ -24,6 +24,8 @@ final class TestClient {
     /// The seat and token from the last `joined`.
     var seat: Seat?
     var token: String?
+    /// The last `joined`.
+    private(set) var joined: Joined?
     /// The last state received, whether or not a test waited for it.
     private(set) var lastState: StateMessage?
 
@@ -110,9 +112,12 @@ final class TestClient {
             } catch {
                 throw TestTimeout(what: "\(what) (\(isClosedByServer ? "connection closed" : "nothing came"))")
             }
-            if case .joined(let joined) = message, joined.seat != nil {
-                seat = joined.seat
-                token = joined.token
+            if case .joined(let joined) = message {
+                self.joined = joined
+                if joined.seat != nil {
+                    seat = joined.seat
+                    token = joined.token
+                }
             }
             if matches(message) { return message }
         }
