@@ -1,0 +1,142 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import PairsTestSupport
+import Testing
+
+/// One transcript of protocol.md: the `pairs serve` flags it was made with, and its lines in order.
+struct Transcript: Sendable, CustomTestStringConvertible {
+    /// `ann -> LINE` (sent) or `ann <- LINE` (received).
+    struct Line: Sendable {
+        let who: String
+        let sent: Bool
+        let text: String
+    }
+
+    let flags: [String]
+    let lines: [Line]
+    var testDescription: String { "the transcript of pairs serve \(flags.joined(separator: " "))" }
+}
+
+/// protocol.md, found from this source file.
+private func protocolDocument() throws -> String {
+    let url = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("protocol.md")
+    return try String(contentsOf: url, encoding: .utf8)
+}
+
+/// Every code block of protocol.md made of `who -> line` and `who <- line`, with the server flags named in
+/// the paragraph before it ("a server started with `pairs serve ...`").
+private func transcripts() throws -> [Transcript] {
+    var found: [Transcript] = []
+    var flags: [String] = []
+    var block: [Transcript.Line]?
+    for line in try protocolDocument().split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+        if let start = line.range(of: "`pairs serve ") {
+            let rest = line[start.upperBound...]
+            if let end = rest.firstIndex(of: "`") { flags = rest[..<end].split(separator: " ").map(String.init) }
+        }
+        if line.hasPrefix("```") {
+            if let lines = block, !lines.isEmpty { found.append(Transcript(flags: flags, lines: lines)) }
+            block = block == nil ? [] : nil
+            continue
+        }
+        guard block != nil else { continue }
+        for arrow in [" -> ", " <- "] {
+            guard let range = line.range(of: arrow), !line[..<range.lowerBound].contains(" ") else { continue }
+            block!.append(Transcript.Line(who: String(line[..<range.lowerBound]), sent: arrow == " -> ",
+                                          text: String(line[range.upperBound...])))
+            break
+        }
+    }
+    return found
+}
+
+/// What is different in every run: resume tokens, and the clocks' milliseconds.
+private func masked(_ line: String) -> String {
+    line.replacingOccurrences(of: #""token":"[0-9a-f]{32}""#, with: #""token":"TOKEN""#, options: .regularExpression)
+        .replacingOccurrences(of: #""(turn|game)_ms_left":[0-9]+"#, with: #""$1_ms_left":MS"#, options: .regularExpression)
+}
+
+/// A client of one transcript: a plain TCP connection, read line by line with a deadline.
+private final class Terminal {
+    private let fd: Int32
+    private var buffered: [UInt8] = []
+    private(set) var lines: [String] = []
+
+    init(port: Int) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let status = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard status == 0 else { throw TestTimeout(what: "a connection to port \(port)") }
+    }
+
+    deinit { close(fd) }
+
+    func send(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Reads until `count` lines have arrived in all, or fails after `seconds`.
+    func waitForLines(_ count: Int, within seconds: Double) throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while lines.count < count {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { throw TestTimeout(what: "line \(count) (got \(lines.count))") }
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, Int32(remaining * 1000) + 1) > 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            let read = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            guard read > 0 else { throw TestTimeout(what: "line \(count) (the server closed)") }
+            buffered += chunk[..<read]
+            while let newline = buffered.firstIndex(of: UInt8(ascii: "\n")) {
+                lines.append(String(decoding: buffered[..<newline], as: UTF8.self))
+                buffered.removeSubrange(...newline)
+            }
+        }
+    }
+}
+
+@Test("protocol.md's transcripts are exact: replaying what their clients sent against pairs serve gives every line they show",
+      arguments: try transcripts())
+func protocolTranscriptsAreExact(transcript: Transcript) throws {
+    #expect(transcript.flags.contains("--seed"), "a transcript names the server it was made with")
+    let (server, port) = try PairsProcess.serve(transcript.flags)
+    defer { server.terminate() }
+    var terminals: [String: Terminal] = [:]
+    var expected: [String: [String]] = [:]
+    for line in transcript.lines {
+        let terminal = try terminals[line.who] ?? Terminal(port: port)
+        terminals[line.who] = terminal
+        if line.sent {
+            // Sent once everything its client shows before it has arrived, as the person typing saw it.
+            try terminal.waitForLines(expected[line.who, default: []].count, within: 10)
+            terminal.send(line.text)
+        } else {
+            expected[line.who, default: []].append(line.text)
+        }
+    }
+    for (who, lines) in expected {
+        let terminal = try #require(terminals[who])
+        try terminal.waitForLines(lines.count, within: 10)
+        #expect(terminal.lines.count == lines.count, "\(who)")
+        for (got, want) in zip(terminal.lines, lines) {
+            #expect(masked(got) == masked(want), "\(who)")
+        }
+    }
+}
+
+@Test("protocol.md has its three transcripts: the classic session, a solo game against the clock, and a three-card Matchismo turn")
+func protocolHasItsTranscripts() throws {
+    let all = try transcripts()
+    #expect(all.count == 3)
+    #expect(all.allSatisfy { $0.lines.count > 10 })
+}
