@@ -31,13 +31,13 @@ let package = Package(
         .target(name: "PairsWeb"),
         // The TCP transport: sockets, the epoll set, Dispatch queues and timers, output buffers and goodbyes.
         // Carries out what the lobby decides.
-        .target(name: "PairsServer", dependencies: ["PairsLobby", "PairsRules", "PairsWire", "PairsPolling"]),
+        .target(name: "PairsServer", dependencies: ["PairsLobby", "PairsRules", "PairsWire", "PairsPolling", "PairsStorage"]),
         // The bundled clients: a client connection, bots and their strategies, the terminal player.
         .target(name: "PairsClient", dependencies: ["PairsRules", "PairsWire"]),
         // The load generator: thousands of bot games over real TCP from one process, on one epoll set.
         .target(name: "PairsLoad", dependencies: ["PairsClient", "PairsWire", "PairsRules", "PairsPolling"]),
         // The one executable: a thin command-line front over the modules above.
-        .executableTarget(name: "pairs", dependencies: ["PairsRules", "PairsWire", "PairsLobby", "PairsServer", "PairsClient", "PairsLoad"]),
+        .executableTarget(name: "pairs", dependencies: ["PairsRules", "PairsWire", "PairsLobby", "PairsServer", "PairsStorage", "PairsClient", "PairsLoad"]),
 
         // Helpers shared by the test targets (seeded games played with the real rules, finding the built
         // binary and the tools CI installs); not shipped.

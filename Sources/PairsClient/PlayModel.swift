@@ -132,7 +132,7 @@ public struct PlayModel: Sendable {
             return record([TranscriptLine(.notice, "you left room \(room); type /join [ROOM] to play again, or /quit")])
         case .bye(let reason):
             return reason == .quit ? [] : record([TranscriptLine(.connection, reason.explanation)])
-        case .welcome, .rooms, .pong, .stats, .help:
+        case .welcome, .rooms, .pong, .stats, .help, .history, .replay, .replayMoves, .leaderboard, .profile:
             return []
         }
     }

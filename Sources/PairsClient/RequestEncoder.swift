@@ -11,27 +11,15 @@ public enum RequestEncoder {
         var w = JSONWriter(capacity: 96)
         w.beginObject()
         switch request.message {
-        case .hello(let name):
+        case .hello(let name, let password):
             w.key("type"); w.string("hello")
             w.key("name"); w.string(name)
+            if let password { w.key("password"); w.string(password) }
             w.key("protocol"); w.integer(WireProtocol.version)
         case .join(let join):
             w.key("type"); w.string("join")
             if let room = join.room { w.key("room"); w.string(room) }
-            let rules = join.rules
-            if let seats = rules.seats { w.key("seats"); w.integer(seats.rawValue) }
-            if let size = rules.setSize { w.key("match"); w.integer(size.rawValue) }
-            if let deck = rules.deck { w.key("deck"); w.string(deck.wireName) }
-            if let scoring = rules.scoring { w.key("scoring"); w.string(scoring.wireName) }
-            if let cost = rules.flipCost { w.key("flip_cost"); w.integer(cost) }
-            if let penalty = rules.mismatchPenalty { w.key("mismatch_penalty"); w.integer(penalty) }
-            if let bonus = rules.matchBonus { w.key("match_bonus"); w.integer(bonus) }
-            if let seconds = rules.gameSeconds { w.key("game_seconds"); w.integer(seconds) }
-            if let milliseconds = rules.peekMilliseconds { w.key("peek_ms"); w.integer(milliseconds) }
-            if let pairs = rules.pairs { w.key("pairs"); w.integer(pairs) }
-            if let seconds = rules.turnSeconds { w.key("turn_seconds"); w.integer(seconds) }
-            if let milliseconds = rules.revealMilliseconds { w.key("reveal_ms"); w.integer(milliseconds) }
-            if let again = rules.againOnMatch { w.key("again_on_match"); w.bool(again) }
+            writeFields(of: join.rules, to: &w)
         case .flip(let card):
             w.key("type"); w.string("flip")
             w.key("card"); w.integer(card)
@@ -51,6 +39,23 @@ public enum RequestEncoder {
         case .stats: w.key("type"); w.string("stats")
         case .help: w.key("type"); w.string("help")
         case .quit: w.key("type"); w.string("quit")
+        case .history(let query):
+            w.key("type"); w.string("history")
+            if let name = query.name { w.key("name"); w.string(name) }
+            if let rules = query.rules { w.key("rules"); w.beginObject(); writeFields(of: rules, to: &w); w.endObject() }
+            if let limit = query.limit { w.key("limit"); w.integer(limit) }
+            if let before = query.before { w.key("before"); w.integer(before) }
+        case .replay(let game):
+            w.key("type"); w.string("replay")
+            w.key("game"); w.integer(game)
+        case .leaderboard(let query):
+            w.key("type"); w.string("leaderboard")
+            if let rules = query.rules { w.key("rules"); w.beginObject(); writeFields(of: rules, to: &w); w.endObject() }
+            if let limit = query.limit { w.key("limit"); w.integer(limit) }
+            if let by = query.by { w.key("by"); w.string(by.wireName) }
+        case .profile(let name):
+            w.key("type"); w.string("profile")
+            w.key("name"); w.string(name)
         }
         switch request.id {
         case nil: break
@@ -61,5 +66,22 @@ public enum RequestEncoder {
         var bytes = w.bytes
         bytes.append(UInt8(ascii: "\n"))
         return bytes
+    }
+
+    /// The rules chosen, each as its field of protocol.md; what is not chosen is left out.
+    private static func writeFields(of rules: RuleChoices, to w: inout JSONWriter) {
+        if let seats = rules.seats { w.key("seats"); w.integer(seats.rawValue) }
+        if let size = rules.setSize { w.key("match"); w.integer(size.rawValue) }
+        if let deck = rules.deck { w.key("deck"); w.string(deck.wireName) }
+        if let scoring = rules.scoring { w.key("scoring"); w.string(scoring.wireName) }
+        if let cost = rules.flipCost { w.key("flip_cost"); w.integer(cost) }
+        if let penalty = rules.mismatchPenalty { w.key("mismatch_penalty"); w.integer(penalty) }
+        if let bonus = rules.matchBonus { w.key("match_bonus"); w.integer(bonus) }
+        if let seconds = rules.gameSeconds { w.key("game_seconds"); w.integer(seconds) }
+        if let milliseconds = rules.peekMilliseconds { w.key("peek_ms"); w.integer(milliseconds) }
+        if let pairs = rules.pairs { w.key("pairs"); w.integer(pairs) }
+        if let seconds = rules.turnSeconds { w.key("turn_seconds"); w.integer(seconds) }
+        if let milliseconds = rules.revealMilliseconds { w.key("reveal_ms"); w.integer(milliseconds) }
+        if let again = rules.againOnMatch { w.key("again_on_match"); w.bool(again) }
     }
 }

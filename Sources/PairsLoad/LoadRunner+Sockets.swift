@@ -152,7 +152,7 @@ extension LoadRunner {
             guard game.status == .playing || game.status == .joining,
                   game.state.assign(message, faces: &scanner.faces) else { return }
             receivedState(game, now: batchTime)
-        case .welcome, .chat, .rooms, .pong, .stats, .help:
+        case .welcome, .chat, .rooms, .pong, .stats, .help, .history, .replay, .replayMoves, .leaderboard, .profile:
             break
         }
     }

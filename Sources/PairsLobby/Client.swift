@@ -1,4 +1,5 @@
 import PairsRules
+import PairsWire
 
 /// The lobby's record of one connection: the name it goes by, where it is, and what the limits know of it.
 ///
@@ -23,6 +24,16 @@ final class Client {
     var place = Place.lobby
     /// Nil when the server has no rate limit.
     var rateLimiter: RateLimiter?
+    /// The name this connection proved with its password (claimed or verified), if it did: only that
+    /// name counts as claimed at a table.
+    var provenName: String?
+    /// Wrong passwords in a row, which make the next check wait longer (`PasswordThrottle`).
+    var failedPasswords = 0
+    /// A `hello` waiting for the store's word on its name, with its id.
+    var pendingHello: (name: String, withPassword: Bool, id: RequestID?)?
+    /// Requests that arrived while `pendingHello` waited: they are handled, in order, once it is answered,
+    /// so that a `join` sent right after a `hello` sits down under the new name.
+    var deferred: [Request] = []
     /// The last message received, for the idle limit.
     var lastActivity: Moment
 
@@ -46,6 +57,9 @@ final class Client {
         case .seated(let room, _), .watching(let room): room
         }
     }
+
+    /// Whether the connection plays under the name it proved.
+    var hasProvenName: Bool { provenName == name }
 
     /// The seat the connection holds, if it holds one.
     var seat: Seat? {

@@ -6,9 +6,8 @@ extension Lobby {
     func handle(_ request: Request, from client: Client, at now: Moment) {
         let id = request.id
         switch request.message {
-        case .hello(let name):
-            client.name = name
-            send(.welcome(Welcome(server: serverName, session: client.id.description, hint: hint, name: name, id: id)), to: client)
+        case .hello(let name, let password):
+            hello(name, password: password, from: client, id: id)
         case .join(let join):
             self.join(join, from: client, id: id, at: now)
         case .flip(let card):
@@ -45,6 +44,60 @@ extension Lobby {
             send(.help(lines: TextCommand.usage, id: id), to: client)
         case .quit:
             close(client, .quit, at: now)
+        case .history(let query):
+            guard keepsGames(for: client, id: id) else { return }
+            var ladder: String?
+            if let choices = query.rules {
+                guard let rules = rules(choices, for: client, id: id) else { return }
+                ladder = RulesJSON.ladder(of: rules.variant)
+            }
+            append(.query(.history(name: query.name, ladder: ladder, limit: query.limit ?? StorageLimits.defaultLimit,
+                                   before: query.before), request: id, to: client.id))
+        case .replay(let game):
+            guard keepsGames(for: client, id: id) else { return }
+            append(.query(.replay(game: game), request: id, to: client.id))
+        case .leaderboard(let query):
+            guard keepsGames(for: client, id: id), let rules = rules(query.rules ?? RuleChoices(), for: client, id: id) else { return }
+            append(.query(.leaderboard(variant: rules.variant, limit: query.limit ?? StorageLimits.defaultLimit,
+                                       soloBy: query.by ?? .time), request: id, to: client.id))
+        case .profile(let name):
+            guard keepsGames(for: client, id: id) else { return }
+            append(.query(.profile(name: name), request: id, to: client.id))
+        }
+    }
+
+    /// Sets the name a connection goes by. Without a store there are no claimed names: the name is set at
+    /// once. With one, the store says first whether someone has the name (and, with a password, claims or
+    /// proves it); the connection's later requests wait for that answer (`nameChecked`).
+    private func hello(_ name: String, password: String?, from client: Client, id: RequestID?) {
+        guard configuration.keepsGames else {
+            guard password == nil else {
+                return refuse(.noStorage, "this server keeps nothing (started with --data none): names cannot be claimed", id: id, to: client)
+            }
+            client.name = name
+            return send(.welcome(Welcome(server: serverName, session: client.id.description, hint: hint, name: name, id: id)), to: client)
+        }
+        client.pendingHello = (name, password != nil, id)
+        let delay = password == nil ? 0 : PasswordThrottle.delay(afterFailures: client.failedPasswords)
+        append(.checkName(NameLookup(connection: client.id, name: name, password: password, delayMilliseconds: delay)))
+    }
+
+    /// Whether the server keeps games; if not, the client is told so.
+    private func keepsGames(for client: Client, id: RequestID?) -> Bool {
+        guard configuration.keepsGames else {
+            refuse(.noStorage, "this server keeps nothing (started with --data none): no history, replays or ratings", id: id, to: client)
+            return false
+        }
+        return true
+    }
+
+    /// The rules `choices` make over the server's defaults, or nil when they do not fit (the client is told).
+    private func rules(_ choices: RuleChoices, for client: Client, id: RequestID?) -> RuleSet? {
+        do {
+            return try choices.rules(over: configuration.defaultRules)
+        } catch {
+            refuse(.badField, error.description, id: id, to: client)
+            return nil
         }
     }
 
@@ -103,6 +156,7 @@ extension Lobby {
             idleList.remove(client)
             client.place = .seated(room, seat)
             room.seatClients[seat.index] = client
+            room.seatClaimed[seat.index] = client.hasProvenName
             let token = issueToken(for: seat, in: room)
             send(.joined(Joined(room: room.name, seat: seat, token: token, rules: room.rules, id: id)), to: client)
             publish(states, in: room, id: id, at: now)

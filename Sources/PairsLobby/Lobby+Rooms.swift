@@ -27,6 +27,7 @@ extension Lobby {
             append(.send(bytes, messages: states.count, to: $0.id))
         }
         for state in states {
+            if configuration.keepsGames { keep(state, of: room, at: now) }
             switch state.event {
             case .leave(let seat):
                 // The seat is free: its token dies, and its connection (if it is still there) is no longer
@@ -44,6 +45,28 @@ extension Lobby {
             }
         }
         settle(room, at: now)
+    }
+
+    /// Notes the game's moves as they happen, and hands the game over to be kept when it ends.
+    private func keep(_ state: PublicState, of room: Room, at now: Moment) {
+        switch state.event {
+        case .peek:
+            room.log = GameLog(game: state.game, started: now)
+        case .start:
+            // A game's first state, unless it follows the peek that began the game.
+            if room.log?.game != state.game { room.log = GameLog(game: state.game, started: now) }
+        default:
+            room.log?.note(state.event, at: now)
+        }
+        guard state.event.endsGame, let log = room.log, let outcome = state.outcome, let end = GameEnd(state.event) else { return }
+        room.log = nil
+        let players = room.match.seats.map { seat in
+            // Every seat is taken when a game ends: a forfeit comes before its player leaves the seat.
+            FinishedPlayer(name: state.players[seat.index]?.name ?? "", claimed: room.seatClaimed[seat.index],
+                           score: state.players[seat.index]?.score ?? 0)
+        }
+        append(.record(FinishedGame(room: room.name, rules: room.rules, players: players, outcome: outcome, end: end,
+                                    started: log.started, ended: now, deal: room.match.deal, moves: log.moves)))
     }
 
     /// Removes the room when nobody is left, else keeps its deadline and quick-match entry current.

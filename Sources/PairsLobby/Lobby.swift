@@ -70,7 +70,36 @@ public final class Lobby {
         }
         // A blank line is ignored but still counts against the rate, so newlines alone cannot flood.
         guard admit(messageFrom: client, id: request?.id, at: now), let request else { return }
+        guard client.pendingHello == nil else { return postpone(request, of: client) }
         handle(request, from: client, at: now)
+    }
+
+    /// The store's word on a name a `hello` asked for: the name is set (and proved, with a password) or
+    /// refused, and the requests that waited behind the `hello` are handled in order.
+    public func nameChecked(_ lookup: NameLookup, _ result: NameCheckResult, at now: Moment) {
+        guard let client = clients[lookup.connection], let pending = client.pendingHello, pending.name == lookup.name else { return }
+        client.pendingHello = nil
+        switch result {
+        case .free, .claimed, .verified:
+            client.name = lookup.name
+            if result != .free {
+                client.provenName = lookup.name
+                client.failedPasswords = 0
+            }
+            send(.welcome(Welcome(server: serverName, session: client.id.description, hint: hint, name: lookup.name, id: pending.id)), to: client)
+            if result == .claimed { log(.info, "\(client.id) claimed the name \(lookup.name)") }
+        case .taken:
+            refuse(.nameTaken, "the name \(lookup.name) belongs to someone: say hello with its password, or pick another", id: pending.id, to: client)
+        case .wrongPassword:
+            client.failedPasswords += 1
+            refuse(.badPassword, "that is not the password of \(lookup.name)", id: pending.id, to: client)
+            log(.warning, "\(client.id) from \(client.peer): wrong password for \(lookup.name) (\(client.failedPasswords) in a row)")
+        case .unavailable:
+            refuse(.noStorage, "names cannot be checked right now; try again later", id: pending.id, to: client)
+        }
+        while client.pendingHello == nil, !client.deferred.isEmpty, clients[client.id] === client {
+            handle(client.deferred.removeFirst(), from: client, at: now)
+        }
     }
 
     /// A message over the protocol's length limit arrived from a connection; its bytes were discarded.
@@ -163,6 +192,18 @@ public final class Lobby {
         forget(client, at: now)
         append(.close(client.id, reason))
         log(.info, "\(client.id) (\(client.name)) disconnected: \(reason.rawValue)")
+    }
+
+    /// Requests a connection may send while a `hello` waits for the store, beyond which they are refused:
+    /// a person or a bot sends a few; only a client that floods sends more.
+    static let maxDeferredRequests = 64
+
+    /// Keeps `request` until the pending `hello` is answered.
+    private func postpone(_ request: Request, of client: Client) {
+        guard client.deferred.count < Self.maxDeferredRequests else {
+            return refuse(.rateLimited, "wait for the answer to your hello", id: request.id, to: client)
+        }
+        client.deferred.append(request)
     }
 
     /// Takes a connection out of the lobby and out of its room.

@@ -12,6 +12,12 @@ public enum LobbyAction: Sendable {
     case sendStatistics(ServerStatistics, to: ConnectionID)
     /// A line for the operator's log.
     case log(LogEntry)
+    /// Keep a game that has just ended.
+    case record(FinishedGame)
+    /// Ask the store `query` and send its answer, as a reply to `request`, to a connection.
+    case query(StorageQuery, request: RequestID?, to: ConnectionID)
+    /// Look a name up among the claimed ones (after a delay), and tell the lobby (`nameChecked`).
+    case checkName(NameLookup)
 }
 
 extension ByeReason {

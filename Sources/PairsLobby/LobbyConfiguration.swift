@@ -12,6 +12,9 @@ public struct LobbyConfiguration: Sendable {
     public var idleSeconds = 300
     /// The limit on each connection's messages; nil turns it off (for load tests).
     public var rateLimit: RateLimit? = RateLimit(messagesPerSecond: 40)
+    /// Whether finished games are kept (history, replays, ratings) and names can be claimed: the server has
+    /// a store. Off, those requests get `no_storage`.
+    public var keepsGames = false
 
     public init() {}
 

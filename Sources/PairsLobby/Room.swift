@@ -19,6 +19,11 @@ final class Room {
     var tokens: [String?]
     var spectators: [ConnectionID: Spectator] = [:]
 
+    /// Whether each seat's player sat down under a name they proved with its password.
+    var seatClaimed: [Bool]
+    /// The moves of the game being played, when the server keeps games.
+    var log: GameLog?
+
     /// When the match next has something to do, as `RoomDeadlines` holds it; kept there, not derived.
     var deadline: Moment?
     /// The room's position in `RoomDeadlines`, nil while it has no deadline.
@@ -30,6 +35,7 @@ final class Room {
         self.match = match
         seatClients = Array(repeating: nil, count: match.seats.count)
         tokens = Array(repeating: nil, count: match.seats.count)
+        seatClaimed = Array(repeating: false, count: match.seats.count)
     }
 
     var rules: RuleSet { match.rules }

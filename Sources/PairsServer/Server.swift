@@ -5,6 +5,7 @@ import Glibc
 import PairsLobby
 import PairsPolling
 import PairsRules
+import PairsStorage
 import PairsWire
 
 /// The Pairs match server's transport: it accepts TCP connections, reads their bytes, hands whole messages
@@ -71,6 +72,11 @@ public final class Server: @unchecked Sendable {
     let queue = DispatchQueue(label: "pairs.server")
     private let log: ServerLog
     private let lobby: Lobby
+    /// Where finished games and claimed names are kept; nil when the server keeps nothing.
+    private let store: GameStore?
+    /// Runs the store's queries and name checks, which block on SQLite (and a name check on a deliberately
+    /// slow password hash): never on `queue`, which runs the rooms. One at a time, in order.
+    private let storageQueue = DispatchQueue(label: "pairs.storage")
 
     private var maxConnections = 0
     private var nextConnectionNumber = 1
@@ -106,10 +112,15 @@ public final class Server: @unchecked Sendable {
         var bytesOut = 0
     }
 
-    public init(configuration: ServerConfiguration, version: String = "dev") {
+    /// A server with `configuration`, keeping finished games and claimed names in `store` when there is one
+    /// (the store is opened first, so a file that cannot be used stops `pairs serve` before it listens).
+    public init(configuration: ServerConfiguration, version: String = "dev", store: GameStore? = nil) {
         self.configuration = configuration
         self.log = ServerLog(level: configuration.logLevel)
-        self.lobby = Lobby(configuration: configuration.lobby, serverName: "pairs \(version)", startedAt: MonotonicClock.now())
+        self.store = store
+        var lobbyConfiguration = configuration.lobby
+        lobbyConfiguration.keepsGames = store != nil
+        self.lobby = Lobby(configuration: lobbyConfiguration, serverName: "pairs \(version)", startedAt: MonotonicClock.now())
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
 
@@ -158,7 +169,8 @@ public final class Server: @unchecked Sendable {
             maxConnections = configuration.maxConnections ?? max(1, fileLimit - Self.reservedDescriptors)
             spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
         }
-        log.info("pairs listening on \(bound) (max \(maxConnections) connections)")
+        let keeping = store.map { "games kept in \($0.path)" } ?? "keeping no games"
+        log.info("pairs listening on \(bound) (max \(maxConnections) connections, \(keeping))")
     }
 
     /// Stops accepting, says `bye {reason: "shutdown"}` to everyone, lets it drain briefly, closes every
@@ -227,6 +239,8 @@ public final class Server: @unchecked Sendable {
         readinessSource?.cancel()
         readinessSource = nil
         if spareFD >= 0 { Glibc.close(spareFD); spareFD = -1 }
+        // The games that ended last are committed before the process may exit.
+        store?.flush()
         log.info("server stopped")
         completion()
     }
@@ -414,14 +428,125 @@ public final class Server: @unchecked Sendable {
             case .close(let id, let reason):
                 guard let connection = connections[id], connection.isOpen else { continue }
                 sayGoodbye(to: connection, reason, at: MonotonicClock.now())
-            case .sendStatistics(var stats, let id):
+            case .sendStatistics(let stats, let id):
                 guard let connection = connections[id], connection.isOpen else { continue }
-                stats.messagesOut = traffic.messagesOut
-                stats.bytesIn = traffic.bytesIn
-                stats.bytesOut = traffic.bytesOut
-                deliver(ServerMessageEncoder.encode(.stats(stats)), messages: 1, to: connection)
+                deliver(ServerMessageEncoder.encode(.stats(completed(stats))), messages: 1, to: connection)
             case .log(let entry):
                 log.write(entry)
+            case .record(let game):
+                keep(game)
+            case .query(let query, let request, let id):
+                answer(query, request: request, to: id)
+            case .checkName(let lookup):
+                check(lookup)
+            }
+        }
+    }
+
+    // MARK: The store
+
+    /// Hands a finished game to the store's writer, which commits it off this queue.
+    private func keep(_ game: FinishedGame) {
+        guard let store else { return }
+        let now = MonotonicClock.now()
+        let wallNow = WallClock.now()
+        let record = StoredGames.record(of: game) { moment in
+            WallClockTime(unixMilliseconds: wallNow.unixMilliseconds - moment.milliseconds(until: now))
+        }
+        do {
+            try store.record(record)
+        } catch {
+            log.error("a game of room \(game.room) was not kept: \(error)")
+        }
+    }
+
+    /// Asks the store on its own queue, and sends the answer from this one.
+    private func answer(_ query: StorageQuery, request: RequestID?, to id: ConnectionID) {
+        guard let store else { return }
+        storageQueue.async { [self] in
+            let lines = LongAnswers.lines(Self.ask(store, query, request: request))
+            let bytes = lines.flatMap(ServerMessageEncoder.encode)
+            queue.async { [self] in
+                guard let connection = connections[id], connection.isOpen else { return }
+                deliver(bytes, messages: lines.count, to: connection)
+                performLobbyActions()
+                finishFailures()
+                armLobbyTimer()
+            }
+        }
+    }
+
+    /// The store's answer to `query`, or the error to send instead.
+    private static func ask(_ store: GameStore, _ query: StorageQuery, request: RequestID?) -> ServerMessage {
+        do throws(StoreError) {
+            switch query {
+            case .history(let name, let ladder, let limit, let before):
+                let entries = try store.history(name: name, ladder: ladder, limit: limit, before: before.map(GameID.init))
+                let games = entries.compactMap { StoredGames.summary(id: $0.id, of: $0.summary, flips: $0.flips) }
+                return .history(HistoryPage(games: games, id: request))
+            case .replay(let game):
+                guard let stored = try store.replay(GameID(game)), let replay = StoredGames.replay(stored, id: request) else {
+                    return .error(RequestError(.noSuchGame, "no finished game is number \(game)", id: request))
+                }
+                return .replay(replay)
+            case .leaderboard(let variant, let limit, let soloBy):
+                let ladder = RulesJSON.ladder(of: variant)
+                if variant.seats == .one {
+                    let ranking: SoloRanking = soloBy == .time ? .bestTime : .fewestFlips
+                    let places = try store.soloLeaderboard(ladder: ladder, ranking: ranking, limit: limit)
+                        .map { Place(rank: $0.rank, standing: StoredGames.standing($0.record)) }
+                    return .leaderboard(Leaderboard(variant: variant, places: .solo(places, by: soloBy), id: request))
+                }
+                let places = try store.leaderboard(ladder: ladder, limit: limit)
+                    .map { Place(rank: $0.rank, standing: StoredGames.standing($0.record)) }
+                return .leaderboard(Leaderboard(variant: variant, places: .rated(places), id: request))
+            case .profile(let name):
+                guard let profile = try store.profile(name: name) else {
+                    let none = PlayerProfile.Totals(games: 0, wins: 0, losses: 0, draws: 0, soloPlayed: 0, soloCleared: 0)
+                    return .profile(PlayerProfile(name: name, claimed: false, ratings: [], solo: [], totals: none, games: [], id: request))
+                }
+                let ratings = profile.ratings.compactMap { record in
+                    RulesJSON.variant(ofLadder: record.ladder).map { OnLadder(variant: $0, standing: StoredGames.standing(record)) }
+                }
+                let solo = profile.solo.compactMap { record in
+                    RulesJSON.variant(ofLadder: record.ladder).map { OnLadder(variant: $0, standing: StoredGames.standing(record)) }
+                }
+                let totals = PlayerProfile.Totals(
+                    games: profile.totals.games, wins: profile.totals.wins, losses: profile.totals.losses,
+                    draws: profile.totals.draws, soloPlayed: profile.totals.soloPlayed, soloCleared: profile.totals.soloCleared)
+                let games = profile.lastGames.compactMap { StoredGames.summary(id: $0.id, of: $0.summary, flips: $0.flips) }
+                return .profile(PlayerProfile(name: profile.name, claimed: profile.isClaimed, ratings: ratings, solo: solo,
+                                              totals: totals, games: games, id: request))
+            }
+        } catch {
+            return .error(RequestError(.noStorage, "the history cannot be read right now: \(error)", id: request))
+        }
+    }
+
+    /// Looks a name up in the store (after the lookup's delay), on the store's queue, and gives the lobby
+    /// the answer on this one.
+    private func check(_ lookup: NameLookup) {
+        guard let store else { return }
+        storageQueue.asyncAfter(deadline: .now() + .milliseconds(Int(lookup.delayMilliseconds))) { [self] in
+            let result: NameCheckResult
+            do throws(StoreError) {
+                if let password = lookup.password {
+                    switch try store.claimOrVerify(name: lookup.name, password: password) {
+                    case .claimed: result = .claimed
+                    case .verified: result = .verified
+                    case .wrongPassword: result = .wrongPassword
+                    }
+                } else {
+                    result = try store.isClaimed(lookup.name) ? .taken : .free
+                }
+            } catch {
+                result = .unavailable
+            }
+            queue.async { [self] in
+                lobby.nameChecked(lookup, result, at: MonotonicClock.now())
+                performLobbyActions()
+                finishFailures()
+                armLobbyTimer()
             }
         }
     }
@@ -544,10 +669,17 @@ public final class Server: @unchecked Sendable {
     }
 
     private func currentStatistics(at now: Moment) -> ServerStatistics {
-        var stats = lobby.statistics(at: now)
+        completed(lobby.statistics(at: now))
+    }
+
+    /// The lobby's counters with the transport's and the store's added.
+    private func completed(_ lobbyStatistics: ServerStatistics) -> ServerStatistics {
+        var stats = lobbyStatistics
         stats.messagesOut = traffic.messagesOut
         stats.bytesIn = traffic.bytesIn
         stats.bytesOut = traffic.bytesOut
+        stats.gamesStored = store?.gamesStored ?? 0
+        stats.storageErrors = store?.storageErrors ?? 0
         return stats
     }
 

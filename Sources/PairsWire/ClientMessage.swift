@@ -2,8 +2,9 @@ import PairsRules
 
 /// A request from a client, as JSON (`{"type":"flip","card":3}`) or as a text command (`flip 3`).
 public enum ClientMessage: Sendable, Hashable {
-    /// Sets the player's name (already cleaned) and optionally checks the protocol version.
-    case hello(name: String)
+    /// Sets the player's name (already cleaned) and optionally checks the protocol version. With a
+    /// password, claims the name (when nobody has) or proves it is the player's (when someone has).
+    case hello(name: String, password: String? = nil)
     /// Joins a named room, or quick match without a name.
     case join(JoinRequest)
     case flip(card: Int)
@@ -18,6 +19,54 @@ public enum ClientMessage: Sendable, Hashable {
     case stats
     case help
     case quit
+    /// Finished games, newest first.
+    case history(HistoryQuery)
+    /// One finished game in full: its deal and every move.
+    case replay(game: Int64)
+    /// The best players of a ladder (a variant).
+    case leaderboard(LeaderboardQuery)
+    /// A name's ratings, totals and last games.
+    case profile(name: String)
+}
+
+/// What `history` asks for: games a name played, games of one variant, or both; `limit` games at most,
+/// older than game `before` (for paging).
+public struct HistoryQuery: Sendable, Hashable {
+    public var name: String?
+    public var rules: RuleChoices?
+    public var limit: Int?
+    public var before: Int64?
+
+    public init(name: String? = nil, rules: RuleChoices? = nil, limit: Int? = nil, before: Int64? = nil) {
+        self.name = name
+        self.rules = rules
+        self.limit = limit
+        self.before = before
+    }
+}
+
+/// What `leaderboard` asks for: the ladder of the variant `rules` make (the classic game's without them),
+/// `limit` places at most, a solo ladder ordered `by` time (the default) or by flips.
+public struct LeaderboardQuery: Sendable, Hashable {
+    public var rules: RuleChoices?
+    public var limit: Int?
+    public var by: SoloRankingKind?
+
+    public init(rules: RuleChoices? = nil, limit: Int? = nil, by: SoloRankingKind? = nil) {
+        self.rules = rules
+        self.limit = limit
+        self.by = by
+    }
+}
+
+/// The limits of the storage requests, as protocol.md gives them.
+public enum StorageLimits {
+    /// Games or places one answer holds at most: a page of a screen.
+    public static let limitRange: ClosedRange<Int> = 1...100
+    /// How many when a request does not say.
+    public static let defaultLimit = 20
+    /// The longest password, in UTF-8 bytes: room for any passphrase, bounded so a hash costs what it should.
+    public static let maxPasswordBytes = 256
 }
 
 /// A request with the `id` the client gave it, if any.

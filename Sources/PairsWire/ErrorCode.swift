@@ -36,4 +36,12 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     case rematchPending = "rematch_pending"
     /// Spectators watch; they cannot flip or ask for rematches.
     case notAPlayer = "not_a_player"
+    /// The name belongs to someone: `hello` without its password.
+    case nameTaken = "name_taken"
+    /// The password is not the name's.
+    case badPassword = "bad_password"
+    /// No finished game has that id.
+    case noSuchGame = "no_such_game"
+    /// The server keeps nothing (`pairs serve --data none`): no history, replays, ratings or claimed names.
+    case noStorage = "no_storage"
 }

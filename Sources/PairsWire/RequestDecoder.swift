@@ -76,7 +76,8 @@ public enum RequestDecoder {
             if let version = try fields.optionalInteger("protocol"), version != WireProtocol.version {
                 throw RequestError(.unsupportedProtocol, "this server speaks protocol \(WireProtocol.version), not \(version)")
             }
-            return .hello(name: try name(try fields.string("name")))
+            let name = try name(try fields.string("name"))
+            return .hello(name: name, password: try password(fields.optionalString("password")))
         case "join":
             return .join(try joinRequest(&fields))
         case "flip":
@@ -91,6 +92,23 @@ public enum RequestDecoder {
         case "stats": return .stats
         case "help": return .help
         case "quit": return .quit
+        case "history":
+            var query = HistoryQuery()
+            if let name = try fields.optionalString("name") { query.name = try self.name(name) }
+            if let rules = fields.object["rules"], !rules.isNull { query.rules = try ruleChoices(in: rules, field: "rules") }
+            query.limit = try fields.optionalInteger("limit", in: StorageLimits.limitRange)
+            query.before = try fields.optionalInteger("before", in: 1...Int.max).map(Int64.init)
+            return .history(query)
+        case "replay":
+            return .replay(game: Int64(try fields.integer("game")))
+        case "leaderboard":
+            var query = LeaderboardQuery()
+            if let rules = fields.object["rules"], !rules.isNull { query.rules = try ruleChoices(in: rules, field: "rules") }
+            query.limit = try fields.optionalInteger("limit", in: StorageLimits.limitRange)
+            query.by = try fields.optionalName("by", of: SoloRankingKind.self)
+            return .leaderboard(query)
+        case "profile":
+            return .profile(name: try name(try fields.string("name")))
         default:
             throw RequestError(.unknownType, "unknown type \"\(TextCleaner.cleanChat(type) ?? "")\"; send {\"type\":\"help\"} for the list")
         }
@@ -106,7 +124,7 @@ public enum RequestDecoder {
     /// The rules an object chooses, by protocol.md's names, each checked against its own range: a `join`'s
     /// options, or a room's `rules` as the server sends them. The most sets a board holds depends on the
     /// other rules; `RuleChoices.rules(over:)` checks that once they are all known.
-    static func ruleChoices(in object: JSONObject) throws(RequestError) -> RuleChoices {
+    public static func ruleChoices(in object: JSONObject) throws(RequestError) -> RuleChoices {
         let fields = Fields(object: object)
         var rules = RuleChoices()
         rules.seats = try fields.optionalInteger("seats", in: 1...2).flatMap(SeatCount.init(rawValue:))
@@ -123,6 +141,21 @@ public enum RequestDecoder {
         rules.revealMilliseconds = try fields.optionalInteger("reveal_ms", in: RuleSet.revealMillisecondsRange)
         rules.againOnMatch = try fields.optionalBool("again_on_match")
         return rules
+    }
+
+    /// The rules an object field chooses (`"rules":{...}`), or `bad_field` when it is not an object.
+    private static func ruleChoices(in value: JSONValue, field: String) throws(RequestError) -> RuleChoices {
+        guard let object = value.objectValue else { throw RequestError(.badField, "\(field) must be an object of rules") }
+        return try ruleChoices(in: object)
+    }
+
+    /// A password, taken as it is (not cleaned: it is never shown to anyone), 1 to 256 bytes.
+    static func password(_ raw: String?) throws(RequestError) -> String? {
+        guard let raw else { return nil }
+        guard !raw.isEmpty, raw.utf8.count <= StorageLimits.maxPasswordBytes else {
+            throw RequestError(.badField, "password must be 1 to \(StorageLimits.maxPasswordBytes) bytes")
+        }
+        return raw
     }
 
     /// A player name, cleaned of control characters and trimmed to the name limit.

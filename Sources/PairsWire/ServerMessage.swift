@@ -24,6 +24,16 @@ public enum ServerMessage: Sendable, Hashable {
     case help(lines: [String], id: RequestID?)
     /// The server is closing the connection, and why.
     case bye(ByeReason)
+    /// The answer to `history`, or one line of it.
+    case history(HistoryPage)
+    /// The answer to `replay`: its first line.
+    case replay(GameReplay)
+    /// More moves of a `replay`.
+    case replayMoves(ReplayMoves)
+    /// The answer to `leaderboard`, or one line of it.
+    case leaderboard(Leaderboard)
+    /// The answer to `profile`, or one line of it.
+    case profile(PlayerProfile)
 }
 
 /// The greeting: what the server speaks and what to type first.
@@ -169,6 +179,10 @@ public struct ServerStatistics: Sendable, Hashable {
     public var bytesIn = 0
     public var bytesOut = 0
     public var uptimeSeconds = 0
+    /// Finished games in the server's history (0 when it keeps none).
+    public var gamesStored = 0
+    /// Failures of the history's storage since the server started (a full disk...): games lost.
+    public var storageErrors = 0
     public var id: RequestID?
 
     public init() {}

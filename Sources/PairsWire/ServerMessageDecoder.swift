@@ -86,6 +86,9 @@ public enum ServerMessageDecoder {
             stats.bytesIn = try reader.integer("bytes_in")
             stats.bytesOut = try reader.integer("bytes_out")
             stats.uptimeSeconds = try reader.integer("uptime_s")
+            // Servers that keep no history, or are older, say nothing of it.
+            stats.gamesStored = try reader.optionalInteger("games_stored") ?? 0
+            stats.storageErrors = try reader.optionalInteger("storage_errors") ?? 0
             stats.id = reader.id()
             message = .stats(stats)
         case "left":
@@ -96,6 +99,72 @@ public enum ServerMessageDecoder {
         case "bye":
             guard let reason = ByeReason(rawValue: try reader.string("reason")) else { throw .badField("reason") }
             message = .bye(reason)
+        case "history":
+            let games = try reader.array("games").map { value throws(ServerMessageError) in
+                guard let object = value.objectValue else { throw .badField("games") }
+                var game = Reader(object: object, path: "history.games[]")
+                return try game.summary()
+            }
+            message = .history(HistoryPage(games: games, more: try reader.optionalBool("more") ?? false, id: reader.id()))
+        case "replay":
+            let summary = try reader.summary()
+            let deal = try reader.array("deal").map { value throws(ServerMessageError) in
+                guard let face = value.stringValue else { throw .badField("deal") }
+                return face
+            }
+            message = .replay(GameReplay(summary: summary, deal: deal, moves: try reader.moves("moves"),
+                                         more: try reader.optionalBool("more") ?? false, id: reader.id()))
+        case "replay_moves":
+            message = .replayMoves(ReplayMoves(game: Int64(try reader.integer("game")), moves: try reader.moves("moves"),
+                                               more: try reader.optionalBool("more") ?? false, id: reader.id()))
+        case "leaderboard":
+            guard let variant = try reader.optionalRules("rules")?.variant else { throw .missingField("rules") }
+            let entries = try reader.array("players").map { value throws(ServerMessageError) in
+                guard let object = value.objectValue else { throw .badField("players") }
+                return Reader(object: object, path: "leaderboard.players[]")
+            }
+            let places: Leaderboard.Places
+            if let by = try reader.optionalString("by") {
+                guard let kind = SoloRankingKind(wireName: by) else { throw .badField("by") }
+                places = .solo(try entries.map { entry throws(ServerMessageError) in
+                    var entry = entry
+                    return Place(rank: try entry.integer("rank"), standing: try entry.soloStanding())
+                }, by: kind)
+            } else {
+                places = .rated(try entries.map { entry throws(ServerMessageError) in
+                    var entry = entry
+                    return Place(rank: try entry.integer("rank"), standing: try entry.ladderStanding())
+                })
+            }
+            message = .leaderboard(Leaderboard(variant: variant, places: places, more: try reader.optionalBool("more") ?? false,
+                                               id: reader.id()))
+        case "profile":
+            guard let totalsObject = reader.value("totals")?.objectValue else { throw .missingField("totals") }
+            var totals = Reader(object: totalsObject, path: "profile.totals")
+            let ratings = try reader.array("ratings").map { value throws(ServerMessageError) in
+                guard let object = value.objectValue else { throw .badField("ratings") }
+                var entry = Reader(object: object, path: "profile.ratings[]")
+                guard let variant = try entry.optionalRules("rules")?.variant else { throw .missingField("rules") }
+                return OnLadder(variant: variant, standing: try entry.ladderStanding())
+            }
+            let solo = try reader.array("solo").map { value throws(ServerMessageError) in
+                guard let object = value.objectValue else { throw .badField("solo") }
+                var entry = Reader(object: object, path: "profile.solo[]")
+                guard let variant = try entry.optionalRules("rules")?.variant else { throw .missingField("rules") }
+                return OnLadder(variant: variant, standing: try entry.soloStanding())
+            }
+            let games = try reader.array("games").map { value throws(ServerMessageError) in
+                guard let object = value.objectValue else { throw .badField("games") }
+                var game = Reader(object: object, path: "profile.games[]")
+                return try game.summary()
+            }
+            message = .profile(PlayerProfile(
+                name: try reader.string("name"), claimed: try reader.bool("claimed"), ratings: ratings, solo: solo,
+                totals: PlayerProfile.Totals(
+                    games: try totals.integer("games"), wins: try totals.integer("wins"), losses: try totals.integer("losses"),
+                    draws: try totals.integer("draws"), soloPlayed: try totals.integer("solo_played"),
+                    soloCleared: try totals.integer("solo_cleared")),
+                games: games, more: try reader.optionalBool("more") ?? false, id: reader.id()))
         default:
             return .unknownType(type)
         }
@@ -289,6 +358,68 @@ private struct Reader {
     mutating func phase(_ key: String) throws(ServerMessageError) -> Phase {
         guard let phase = Phase(wireName: try string(key)) else { throw .badField(key) }
         return phase
+    }
+
+    mutating func optionalBool(_ key: String) throws(ServerMessageError) -> Bool? {
+        guard let value = value(key), !value.isNull else { return nil }
+        guard let bool = value.boolValue else { throw .badField(key) }
+        return bool
+    }
+
+    /// A finished game's summary, the fields of a `history` entry or of a `replay` line.
+    mutating func summary() throws(ServerMessageError) -> FinishedGameSummary {
+        guard let rules = try optionalRules("rules") else { throw .missingField("rules") }
+        let players = try array("players").map { value throws(ServerMessageError) in
+            guard let object = value.objectValue else { throw .badField("players") }
+            var player = Reader(object: object, path: "players[]")
+            return FinishedPlayer(name: try player.string("name"), claimed: try player.bool("claimed"),
+                                  score: try player.integer("score"))
+        }
+        let end: GameEnd
+        switch try string("end") {
+        case "cleared": end = .cleared
+        case "time_up": end = .timeUp
+        case "exhausted": end = .exhausted
+        case "forfeit":
+            guard let reason = ForfeitReason(wireName: try string("forfeit_reason")) else { throw .badField("forfeit_reason") }
+            end = .forfeit(reason)
+        default: throw .badField("end")
+        }
+        return FinishedGameSummary(
+            game: Int64(try integer("game")), room: try string("room"), rules: rules, players: players,
+            winner: try optionalSeat("winner"), end: end, started: try string("started"), ended: try string("ended"),
+            flips: try integer("flips"), rated: try bool("rated"))
+    }
+
+    /// A replay's moves.
+    mutating func moves(_ key: String) throws(ServerMessageError) -> [ReplayMove] {
+        try array(key).map { value throws(ServerMessageError) in
+            guard let object = value.objectValue else { throw .badField(key) }
+            var move = Reader(object: object, path: "moves[]")
+            let action: ReplayMove.Action
+            switch try move.string("kind") {
+            case "flip": action = .flip(card: try move.integer("card"))
+            case "timeout": action = .timeout
+            case "disconnect": action = .disconnect
+            case "reconnect": action = .reconnect
+            case "forfeit":
+                guard let reason = ForfeitReason(wireName: try move.string("reason")) else { throw .badField("reason") }
+                action = .forfeit(reason)
+            default: throw .badField("kind")
+            }
+            return ReplayMove(milliseconds: Int64(try move.integer("ms")), seat: try move.seat("seat"), action: action)
+        }
+    }
+
+    mutating func ladderStanding() throws(ServerMessageError) -> LadderStanding {
+        LadderStanding(name: try string("name"), rating: try integer("rating"), deviation: try integer("deviation"),
+                       provisional: try bool("provisional"), games: try integer("games"), wins: try integer("wins"),
+                       losses: try integer("losses"), draws: try integer("draws"))
+    }
+
+    mutating func soloStanding() throws(ServerMessageError) -> SoloStanding {
+        SoloStanding(name: try string("name"), played: try integer("played"), cleared: try integer("cleared"),
+                     bestMilliseconds: try optionalInteger("best_ms"), fewestFlips: try optionalInteger("fewest_flips"))
     }
 
     /// A room's rules, read as a `join`'s options are and completed from the standard rules where a

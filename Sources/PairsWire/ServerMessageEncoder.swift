@@ -97,6 +97,8 @@ public enum ServerMessageEncoder {
             w.key("bytes_in"); w.integer(stats.bytesIn)
             w.key("bytes_out"); w.integer(stats.bytesOut)
             w.key("uptime_s"); w.integer(stats.uptimeSeconds)
+            w.key("games_stored"); w.integer(stats.gamesStored)
+            w.key("storage_errors"); w.integer(stats.storageErrors)
             writeID(stats.id, to: &w)
         case .left(let room, let id):
             w.key("type"); w.string("left")
@@ -111,8 +113,94 @@ public enum ServerMessageEncoder {
         case .bye(let reason):
             w.key("type"); w.string("bye")
             w.key("reason"); w.string(reason.rawValue)
+        case .history(let page):
+            w.key("type"); w.string("history")
+            w.key("games"); w.beginArray()
+            for game in page.games { StoredGameJSON.write(game, to: &w) }
+            w.endArray()
+            writeMore(page.more, to: &w)
+            writeID(page.id, to: &w)
+        case .replay(let replay):
+            w.key("type"); w.string("replay")
+            StoredGameJSON.writeFields(of: replay.summary, to: &w)
+            w.key("deal"); w.beginArray()
+            for face in replay.deal { w.string(face) }
+            w.endArray()
+            w.key("moves"); StoredGameJSON.write(replay.moves, to: &w)
+            writeMore(replay.more, to: &w)
+            writeID(replay.id, to: &w)
+        case .replayMoves(let part):
+            w.key("type"); w.string("replay_moves")
+            w.key("game"); w.integer(part.game)
+            w.key("moves"); StoredGameJSON.write(part.moves, to: &w)
+            writeMore(part.more, to: &w)
+            writeID(part.id, to: &w)
+        case .leaderboard(let board):
+            w.key("type"); w.string("leaderboard")
+            w.key("rules"); RulesJSON.write(board.variant, to: &w)
+            switch board.places {
+            case .rated(let places):
+                w.key("players"); w.beginArray()
+                for place in places {
+                    w.beginObject()
+                    w.key("rank"); w.integer(place.rank)
+                    StoredGameJSON.writeFields(of: place.standing, to: &w)
+                    w.endObject()
+                }
+                w.endArray()
+            case .solo(let places, let by):
+                w.key("by"); w.string(by.wireName)
+                w.key("players"); w.beginArray()
+                for place in places {
+                    w.beginObject()
+                    w.key("rank"); w.integer(place.rank)
+                    StoredGameJSON.writeFields(of: place.standing, to: &w)
+                    w.endObject()
+                }
+                w.endArray()
+            }
+            writeMore(board.more, to: &w)
+            writeID(board.id, to: &w)
+        case .profile(let profile):
+            w.key("type"); w.string("profile")
+            w.key("name"); w.string(profile.name)
+            w.key("claimed"); w.bool(profile.claimed)
+            w.key("totals"); w.beginObject()
+            w.key("games"); w.integer(profile.totals.games)
+            w.key("wins"); w.integer(profile.totals.wins)
+            w.key("losses"); w.integer(profile.totals.losses)
+            w.key("draws"); w.integer(profile.totals.draws)
+            w.key("solo_played"); w.integer(profile.totals.soloPlayed)
+            w.key("solo_cleared"); w.integer(profile.totals.soloCleared)
+            w.endObject()
+            w.key("ratings"); w.beginArray()
+            for rating in profile.ratings {
+                w.beginObject()
+                w.key("rules"); RulesJSON.write(rating.variant, to: &w)
+                StoredGameJSON.writeFields(of: rating.standing, to: &w)
+                w.endObject()
+            }
+            w.endArray()
+            w.key("solo"); w.beginArray()
+            for record in profile.solo {
+                w.beginObject()
+                w.key("rules"); RulesJSON.write(record.variant, to: &w)
+                StoredGameJSON.writeFields(of: record.standing, to: &w)
+                w.endObject()
+            }
+            w.endArray()
+            w.key("games"); w.beginArray()
+            for game in profile.games { StoredGameJSON.write(game, to: &w) }
+            w.endArray()
+            writeMore(profile.more, to: &w)
+            writeID(profile.id, to: &w)
         }
         w.endObject()
+    }
+
+    /// `"more":true` on every line of a long answer but its last; nothing on the last.
+    private static func writeMore(_ more: Bool, to w: inout JSONWriter) {
+        if more { w.key("more"); w.bool(true) }
     }
 
     private static func writeState(_ message: StateMessage, to w: inout JSONWriter) {

@@ -12,6 +12,10 @@ public enum TextCommand {
         "watch ROOM         watch a room as a spectator",
         "list               list the rooms",
         "resume TOKEN       take your seat back after a dropped connection",
+        "history [NAME]     the last games (of NAME)",
+        "replay GAME        every move of a finished game",
+        "top                the classic game's leaderboard",
+        "profile NAME       a player's ratings and last games",
         "ping | stats | help | quit",
     ]
 
@@ -52,6 +56,15 @@ public enum TextCommand {
         case "resume":
             guard !rest.isEmpty else { throw RequestError(.badField, "usage: resume TOKEN") }
             return Request(.resume(token: String(rest)))
+        case "history":
+            return Request(.history(HistoryQuery(name: rest.isEmpty ? nil : try RequestDecoder.name(String(rest)))))
+        case "replay":
+            guard let game = Int64(rest), game > 0 else { throw RequestError(.badField, "usage: replay GAME, with GAME a game's number") }
+            return Request(.replay(game: game))
+        case "top", "leaderboard": return try noArguments(.leaderboard(LeaderboardQuery()))
+        case "profile":
+            guard !rest.isEmpty else { throw RequestError(.badField, "usage: profile NAME") }
+            return Request(.profile(name: try RequestDecoder.name(String(rest))))
         case "leave": return try noArguments(.leave)
         case "rematch": return try noArguments(.rematch)
         case "list": return try noArguments(.list)

@@ -5,6 +5,7 @@ import Glibc
 import PairsLobby
 import PairsRules
 import PairsServer
+import PairsStorage
 
 /// `pairs serve`: reads the flags, starts the server, and stops it cleanly on SIGINT, SIGTERM or SIGHUP.
 enum ServeCommand {
@@ -19,20 +20,43 @@ enum ServeCommand {
       --idle-seconds N       close connections in no room after this long without a message (default 300)
       --rate-limit N         messages per second per connection, bursts of twice that; 0 = off (default 40)
       --log-level LEVEL      debug, info, warning or error (default info)
+      --data PATH            the SQLite file that keeps finished games, claimed names and ratings, or none
+                             to keep nothing (default $XDG_DATA_HOME/pairs/pairs.db, or
+                             ~/.local/share/pairs/pairs.db)
 
     \(RuleFlags.usage(heading: "  The rules of rooms whose creator does not choose them (default: the classic game, 8 pairs, 30 s a turn, a 1000 ms reveal, a match moves again):"))
 
     Prints "pairs listening on HOST:PORT" on stdout once it is listening.
     """
 
+    /// What `pairs serve` was asked for: the server, and where it keeps its games.
+    struct Options {
+        var configuration = ServerConfiguration()
+        var storage: StoreLocation = .disabled
+    }
+
     static func run(_ arguments: [String], version: String) -> Int32 {
-        let configuration: ServerConfiguration
+        let options: Options
         switch invocation(of: "serve", arguments, usage: usage, parse: parse) {
         case .exit(let status): return status
-        case .run(let parsed): configuration = parsed
+        case .run(let parsed): options = parsed
         }
+        let configuration = options.configuration
         signal(SIGPIPE, SIG_IGN)
-        let server = Server(configuration: configuration, version: version)
+        // The store first: a file that cannot be used stops the server before anything listens.
+        let store: GameStore?
+        switch options.storage {
+        case .disabled:
+            store = nil
+        case .file(let path):
+            do {
+                store = try GameStore(path: path) { failure in printError("pairs serve: \(failure)") }
+            } catch {
+                printError("pairs serve: \(error)")
+                return 1
+            }
+        }
+        let server = Server(configuration: configuration, version: version, store: store)
         do {
             try server.start()
         } catch {
@@ -49,6 +73,7 @@ enum ServeCommand {
             signal(number, SIG_IGN) // delivered to the source below instead
             let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
             source.setEventHandler {
+                // The server flushes the store before it calls back.
                 server.shutdown { exit(0) }
             }
             source.activate()
@@ -57,10 +82,20 @@ enum ServeCommand {
         withExtendedLifetime(signalSources) { dispatchMain() }
     }
 
-    static func parse(_ arguments: [String]) throws(UsageError) -> ServerConfiguration {
+    static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         let flags = try Flags(arguments, known: Set([
-            "host", "port", "grace-seconds", "seed", "max-connections", "idle-seconds", "rate-limit", "log-level",
+            "host", "port", "grace-seconds", "seed", "max-connections", "idle-seconds", "rate-limit", "log-level", "data",
         ]).union(RuleFlags.names), switches: RuleFlags.switches)
+        var options = Options()
+        if let data = flags.string("data") {
+            guard let location = StoreLocation(argument: data) else { throw UsageError("--data needs a file or none") }
+            options.storage = location
+        } else {
+            guard let location = StoreLocation.defaultFile(environment: { getenv($0).map { String(cString: $0) } }) else {
+                throw UsageError("no home directory to keep games in: give --data PATH, or --data none")
+            }
+            options.storage = location
+        }
         var configuration = ServerConfiguration()
         if let host = flags.string("host") {
             guard !host.isEmpty else { throw UsageError("--host needs an address") }
@@ -88,6 +123,7 @@ enum ServeCommand {
             guard let parsed = LogLevel(name: level) else { throw UsageError("--log-level must be debug, info, warning or error, not '\(level)'") }
             configuration.logLevel = parsed
         }
-        return configuration
+        options.configuration = configuration
+        return options
     }
 }

@@ -53,7 +53,7 @@ func netcatDocumentIsExact() async throws {
     // The document's server, with one change: mismatched cards stay up for 5 s rather than 1 s. Bob types
     // `2` while they are still up and is told to wait; on a machine busy with the rest of the suite, a
     // second can pass before his line arrives even from a thread of its own. The reveal time appears in no line, so the lines are the same.
-    let server = try Subprocess(pairs, ["serve", "--host", "127.0.0.1", "--port", "0", "--seed", "3", "--pairs", "3",
+    let server = try Subprocess(pairs, ["serve", "--host", "127.0.0.1", "--port", "0", "--data", "none", "--seed", "3", "--pairs", "3",
                                         "--turn-seconds", "0", "--reveal-ms", "5000", "--log-level", "error"])
     defer { server.terminate() }
     let listening = try await server.waitForLine("the server to listen") { $0.hasPrefix("pairs listening on ") }.line

@@ -19,6 +19,12 @@ final class LobbyHarness {
     /// The `bye` each closed connection got.
     private(set) var closed: [ConnectionID: ByeReason] = [:]
     private(set) var log: [LogEntry] = []
+    /// Games handed over to be kept, in order.
+    private(set) var records: [FinishedGame] = []
+    /// Questions for the store, with the connection and request that asked.
+    private(set) var queries: [(query: StorageQuery, request: RequestID?, connection: ConnectionID)] = []
+    /// Names waiting for the store's word, oldest first; `answerName(_:)` gives it.
+    private(set) var lookups: [NameLookup] = []
     /// The seed every room deals from.
     let seed: UInt64
 
@@ -59,6 +65,14 @@ final class LobbyHarness {
 
     func sendTooLong(from id: ConnectionID) {
         lobby.receiveTooLong(from: id, at: now)
+        collect()
+    }
+
+    /// Gives the oldest name lookup the store's answer `result`, as the transport would once the store has
+    /// looked (and after the lookup's delay, which the harness's clock does not wait for).
+    func answerName(_ result: NameCheckResult) {
+        guard !lookups.isEmpty else { Issue.record("no name lookup to answer"); return }
+        lobby.nameChecked(lookups.removeFirst(), result, at: now)
         collect()
     }
 
@@ -144,6 +158,12 @@ final class LobbyHarness {
                 received[id, default: []].append(.stats(stats))
             case .log(let entry):
                 log.append(entry)
+            case .record(let game):
+                records.append(game)
+            case .query(let query, let request, let connection):
+                queries.append((query, request, connection))
+            case .checkName(let lookup):
+                lookups.append(lookup)
             }
         }
     }

@@ -20,9 +20,11 @@ final class PairsProcess {
         try process.run()
     }
 
-    /// Starts `pairs serve` on a free port of 127.0.0.1 and waits for its listening line.
+    /// Starts `pairs serve` on a free port of 127.0.0.1 and waits for its listening line. It keeps no games
+    /// unless `extra` gives it a `--data` file: a test must never write to the user's own.
     static func serve(_ extra: [String] = []) throws -> (process: PairsProcess, port: Int) {
-        let server = try PairsProcess(["serve", "--host", "127.0.0.1", "--port", "0", "--log-level", "warning"] + extra)
+        let data = extra.contains("--data") ? [] : ["--data", "none"]
+        let server = try PairsProcess(["serve", "--host", "127.0.0.1", "--port", "0", "--log-level", "warning"] + data + extra)
         let line = try server.readLine(within: 10)
         guard line.hasPrefix("pairs listening on "), let port = line.split(separator: ":").last.flatMap({ Int($0) }) else {
             throw TestTimeout(what: "the listening line, got \"\(line)\"")

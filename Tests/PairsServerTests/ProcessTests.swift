@@ -31,7 +31,7 @@ struct ProcessTests {
         ["--host", "no.such.host.invalid"],
     ])
     func badFlagsAreRefused(flags: [String]) throws {
-        let process = try PairsProcess(["serve", "--port", "0"] + flags)
+        let process = try PairsProcess(["serve", "--port", "0", "--data", "none"] + flags)
         let status = process.waitForExit(within: 10)
         #expect(status != nil && status != 0)
         #expect(!process.errorOutput().isEmpty)

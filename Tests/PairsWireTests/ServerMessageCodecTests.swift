@@ -185,6 +185,28 @@ let stateFixtures: [MessageFixture] = {
     return fixtures
 }()
 
+/// Finished games as `history` lists them, one of each ending.
+private let finishedClassic = FinishedGameSummary(
+    game: 1, room: "kitchen", rules: .standard,
+    players: [FinishedPlayer(name: "ann", claimed: true, score: 5), FinishedPlayer(name: "bob", claimed: true, score: 3)],
+    winner: .first, end: .cleared, started: "2026-11-23T19:51:39Z", ended: "2026-11-23T19:55:02Z", flips: 40, rated: true)
+private let finishedSolo = FinishedGameSummary(
+    game: 2, room: "solo-1",
+    rules: RuleSet(variant: Variant(seats: .one, setSize: .triple, deck: .words, scoring: .classic, gameSeconds: 60, peekMilliseconds: 0),
+                   pairs: 4, turnSeconds: 0, revealMilliseconds: 500, againOnMatch: true),
+    players: [FinishedPlayer(name: awkwardText, claimed: false, score: 2)],
+    winner: nil, end: .timeUp, started: "2026-01-01T00:00:00Z", ended: "2026-01-01T00:01:00Z", flips: 17, rated: false)
+private let finishedForfeit = FinishedGameSummary(
+    game: Int64.max, room: "hall", rules: .standard,
+    players: [FinishedPlayer(name: "ann", claimed: false, score: 0), FinishedPlayer(name: "Zoë", claimed: true, score: 1)],
+    winner: .second, end: .forfeit(.timeouts), started: "2026-11-23T19:51:39Z", ended: "2026-11-23T19:51:40Z", flips: 2, rated: false)
+private let finishedRunOut = FinishedGameSummary(
+    game: 17, room: "felt",
+    rules: RuleSet(variant: Variant(seats: .two, setSize: .triple, deck: .cards, scoring: .matchismo(.standard), gameSeconds: 0,
+                                    peekMilliseconds: 0), pairs: 2, turnSeconds: 0, revealMilliseconds: 0, againOnMatch: true),
+    players: [FinishedPlayer(name: "ann", claimed: true, score: -5), FinishedPlayer(name: "bob", claimed: true, score: 1)],
+    winner: .second, end: .exhausted, started: "2026-11-23T19:51:39Z", ended: "2026-11-23T19:51:49Z", flips: 6, rated: true)
+
 let otherFixtures: [MessageFixture] = {
     var fixtures: [MessageFixture] = [
         MessageFixture("welcome before hello", .welcome(Welcome(
@@ -232,9 +254,49 @@ let otherFixtures: [MessageFixture] = {
             stats.bytesIn = Int.max
             stats.bytesOut = 9_000_000_000
             stats.uptimeSeconds = 10
+            stats.gamesStored = 11
+            stats.storageErrors = 12
             stats.id = .string("s")
             return stats
         }())),
+        MessageFixture("an empty history", .history(HistoryPage(games: []))),
+        MessageFixture("a history with every kind of ending", .history(HistoryPage(
+            games: [finishedClassic, finishedSolo, finishedForfeit, finishedRunOut], id: .integer(3)))),
+        MessageFixture("a history line with more to come", .history(HistoryPage(games: [finishedClassic], more: true, id: .string("h")))),
+        MessageFixture("a replay", .replay(GameReplay(summary: finishedClassic, deal: ["ant", "ape", "ape", "ant"], moves: [
+            ReplayMove(milliseconds: 0, seat: .first, action: .flip(card: 0)),
+            ReplayMove(milliseconds: 1234, seat: .first, action: .flip(card: 1)),
+            ReplayMove(milliseconds: 31_234, seat: .second, action: .timeout),
+            ReplayMove(milliseconds: 40_000, seat: .first, action: .disconnect),
+            ReplayMove(milliseconds: 45_000, seat: .first, action: .reconnect),
+            ReplayMove(milliseconds: Int64.max, seat: .second, action: .forfeit(.away)),
+        ], id: .integer(8)))),
+        MessageFixture("a replay of playing cards with more moves to come", .replay(GameReplay(
+            summary: finishedRunOut, deal: ["A♠", "10♥", "K♦", "2♣", "7♣", "Q♣"], moves: [], more: true))),
+        MessageFixture("more moves of a replay", .replayMoves(ReplayMoves(game: 17, moves: [
+            ReplayMove(milliseconds: 99, seat: .second, action: .flip(card: 5)),
+        ], more: false, id: .integer(8)))),
+        MessageFixture("a rated leaderboard", .leaderboard(Leaderboard(variant: .classic, places: .rated([
+            Place(rank: 1, standing: LadderStanding(name: "ann", rating: 1712, deviation: 54, provisional: false,
+                                                    games: 40, wins: 30, losses: 8, draws: 2)),
+            Place(rank: 2, standing: LadderStanding(name: awkwardText, rating: 1500, deviation: 350, provisional: true,
+                                                    games: 0, wins: 0, losses: 0, draws: 0)),
+        ]), id: .integer(4)))),
+        MessageFixture("a solo leaderboard by flips", .leaderboard(Leaderboard(variant: finishedSolo.rules.variant, places: .solo([
+            Place(rank: 1, standing: SoloStanding(name: "ann", played: 9, cleared: 7, bestMilliseconds: 41_000, fewestFlips: 18)),
+            Place(rank: 2, standing: SoloStanding(name: "bob", played: 3, cleared: 0, bestMilliseconds: nil, fewestFlips: nil)),
+        ], by: .flips), more: true))),
+        MessageFixture("a profile", .profile(PlayerProfile(
+            name: "ann", claimed: true,
+            ratings: [OnLadder(variant: .classic, standing: LadderStanding(name: "ann", rating: 1712, deviation: 54,
+                                                                           provisional: false, games: 40, wins: 30, losses: 8, draws: 2))],
+            solo: [OnLadder(variant: finishedSolo.rules.variant,
+                            standing: SoloStanding(name: "ann", played: 9, cleared: 7, bestMilliseconds: 41_000, fewestFlips: 18))],
+            totals: PlayerProfile.Totals(games: 49, wins: 30, losses: 8, draws: 2, soloPlayed: 9, soloCleared: 7),
+            games: [finishedSolo, finishedClassic], id: .string("p")))),
+        MessageFixture("the profile of a name nobody has played", .profile(PlayerProfile(
+            name: "new", claimed: false, ratings: [], solo: [],
+            totals: PlayerProfile.Totals(games: 0, wins: 0, losses: 0, draws: 0, soloPlayed: 0, soloCleared: 0), games: []))),
         MessageFixture("left", .left(room: "kitchen", id: nil)),
         MessageFixture("left with an id", .left(room: "kitchen", id: .integer(12))),
         MessageFixture("help", .help(lines: TextCommand.usage, id: .integer(2))),
@@ -427,7 +489,8 @@ private func reference(_ message: ServerMessage) -> Ref {
                    "games_active": .int(stats.gamesActive), "games_finished": .int(stats.gamesFinished),
                    "flips": .int(stats.flips), "messages_in": .int(stats.messagesIn),
                    "messages_out": .int(stats.messagesOut), "bytes_in": .int(stats.bytesIn),
-                   "bytes_out": .int(stats.bytesOut), "uptime_s": .int(stats.uptimeSeconds)]
+                   "bytes_out": .int(stats.bytesOut), "uptime_s": .int(stats.uptimeSeconds),
+                   "games_stored": .int(stats.gamesStored), "storage_errors": .int(stats.storageErrors)]
         id = stats.id
     case .left(let room, let leftID):
         members = ["type": "left", "room": .string(room)]
@@ -437,6 +500,60 @@ private func reference(_ message: ServerMessage) -> Ref {
         id = helpID
     case .bye(let reason):
         members = ["type": "bye", "reason": .string(reason.rawValue)]
+    case .history(let page):
+        members = ["type": "history", "games": .array(page.games.map { .object(summaryReference($0)) })]
+        if page.more { members["more"] = .bool(true) }
+        id = page.id
+    case .replay(let replay):
+        members = summaryReference(replay.summary)
+        members["type"] = "replay"
+        members["deal"] = .array(replay.deal.map(Ref.string))
+        members["moves"] = .array(replay.moves.map(moveReference))
+        if replay.more { members["more"] = .bool(true) }
+        id = replay.id
+    case .replayMoves(let part):
+        members = ["type": "replay_moves", "game": .int(part.game), "moves": .array(part.moves.map(moveReference))]
+        if part.more { members["more"] = .bool(true) }
+        id = part.id
+    case .leaderboard(let board):
+        members = ["type": "leaderboard", "rules": variantReference(board.variant)]
+        switch board.places {
+        case .rated(let places):
+            members["players"] = .array(places.map { place in
+                var entry = standingReference(place.standing)
+                entry["rank"] = .int(place.rank)
+                return .object(entry)
+            })
+        case .solo(let places, let by):
+            members["by"] = .string(by == .time ? "time" : "flips")
+            members["players"] = .array(places.map { place in
+                var entry = standingReference(place.standing)
+                entry["rank"] = .int(place.rank)
+                return .object(entry)
+            })
+        }
+        if board.more { members["more"] = .bool(true) }
+        id = board.id
+    case .profile(let profile):
+        let totals = profile.totals
+        members = [
+            "type": "profile", "name": .string(profile.name), "claimed": .bool(profile.claimed),
+            "totals": ["games": .int(totals.games), "wins": .int(totals.wins), "losses": .int(totals.losses),
+                       "draws": .int(totals.draws), "solo_played": .int(totals.soloPlayed), "solo_cleared": .int(totals.soloCleared)],
+            "ratings": .array(profile.ratings.map { rating in
+                var entry = standingReference(rating.standing)
+                entry["rules"] = variantReference(rating.variant)
+                return .object(entry)
+            }),
+            "solo": .array(profile.solo.map { record in
+                var entry = standingReference(record.standing)
+                entry["rules"] = variantReference(record.variant)
+                return .object(entry)
+            }),
+            "games": .array(profile.games.map { .object(summaryReference($0)) }),
+        ]
+        if profile.more { members["more"] = .bool(true) }
+        id = profile.id
     }
     // The id of the request that caused a message sits at its top level, except in a state (above).
     switch id {
@@ -479,6 +596,59 @@ private func stateReference(_ message: StateMessage) -> [String: Ref] {
         if rules.variant.gameSeconds > 0 { members["game_ms_left"] = state.gameMillisecondsLeft.map { .int($0) } ?? .null }
     }
     return members
+}
+
+/// A finished game's summary as protocol.md describes it.
+private func summaryReference(_ game: FinishedGameSummary) -> [String: Ref] {
+    var members: [String: Ref] = [
+        "game": .int(game.game), "room": .string(game.room), "rules": rulesReference(game.rules),
+        "players": .array(game.players.map { ["name": .string($0.name), "score": .int($0.score), "claimed": .bool($0.claimed)] }),
+        "winner": .seat(game.winner), "started": .string(game.started), "ended": .string(game.ended),
+        "flips": .int(game.flips), "rated": .bool(game.rated),
+    ]
+    switch game.end {
+    case .cleared: members["end"] = "cleared"
+    case .timeUp: members["end"] = "time_up"
+    case .exhausted: members["end"] = "exhausted"
+    case .forfeit(let reason):
+        members["end"] = "forfeit"
+        members["forfeit_reason"] = .string(reason == .left ? "left" : reason == .timeouts ? "timeouts" : "away")
+    }
+    return members
+}
+
+private func moveReference(_ move: ReplayMove) -> Ref {
+    var members: [String: Ref] = ["ms": .int(move.milliseconds), "seat": .seat(move.seat)]
+    switch move.action {
+    case .flip(let card): members["kind"] = "flip"; members["card"] = .int(card)
+    case .timeout: members["kind"] = "timeout"
+    case .disconnect: members["kind"] = "disconnect"
+    case .reconnect: members["kind"] = "reconnect"
+    case .forfeit(let reason):
+        members["kind"] = "forfeit"
+        members["reason"] = .string(reason == .left ? "left" : reason == .timeouts ? "timeouts" : "away")
+    }
+    return .object(members)
+}
+
+private func standingReference(_ standing: LadderStanding) -> [String: Ref] {
+    ["name": .string(standing.name), "rating": .int(standing.rating), "deviation": .int(standing.deviation),
+     "provisional": .bool(standing.provisional), "games": .int(standing.games), "wins": .int(standing.wins),
+     "losses": .int(standing.losses), "draws": .int(standing.draws)]
+}
+
+private func standingReference(_ standing: SoloStanding) -> [String: Ref] {
+    ["name": .string(standing.name), "played": .int(standing.played), "cleared": .int(standing.cleared),
+     "best_ms": standing.bestMilliseconds.map { .int($0) } ?? .null,
+     "fewest_flips": standing.fewestFlips.map { .int($0) } ?? .null]
+}
+
+/// A variant alone, as a ladder's rules: the rules object without the board's four.
+private func variantReference(_ variant: Variant) -> Ref {
+    guard case .object(var members) = rulesReference(RuleSet(variant: variant, pairs: 2, turnSeconds: 0, revealMilliseconds: 0,
+                                                              againOnMatch: true)) else { return .null }
+    for key in ["pairs", "turn_seconds", "reveal_ms", "again_on_match"] { members[key] = nil }
+    return .object(members)
 }
 
 /// protocol.md's rules object: every rule, Matchismo's constants at their standard values under classic scoring.
