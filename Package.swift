@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "PairsWireTests", dependencies: ["PairsWire", "PairsRules", "PairsTestSupport"]),
         .testTarget(name: "PairsWebTests", dependencies: ["PairsWeb", "PairsRules", "PairsTestSupport"]),
         .testTarget(name: "PairsLobbyTests", dependencies: ["PairsLobby", "PairsWire", "PairsRules", "PairsTestSupport"]),
-        .testTarget(name: "PairsServerTests", dependencies: ["PairsServer", "PairsLobby", "PairsWire", "PairsRules", "PairsTestSupport"]),
+        .testTarget(name: "PairsServerTests", dependencies: ["PairsServer", "PairsLobby", "PairsStorage", "PairsWire", "PairsRules", "PairsTestSupport"]),
         .testTarget(name: "PairsClientTests", dependencies: ["PairsClient", "PairsServer", "PairsLobby", "PairsWire", "PairsRules", "PairsTestSupport"]),
         .testTarget(name: "PairsLoadTests", dependencies: ["PairsLoad", "PairsServer", "PairsLobby", "PairsClient", "PairsWire", "PairsRules", "PairsTestSupport"]),
     ]

@@ -95,6 +95,10 @@ extension Match {
     /// set (a few small boards of unrelated cards would otherwise be over before the first flip), so it is
     /// shuffled again until it does; the generator makes that as repeatable as the first shuffle.
     mutating func dealFaces() -> [Face] {
+        if let deal = fixedDeal {
+            fixedDeal = nil
+            return deal
+        }
         let deck = rules.variant.deck
         var faces = deck.faces(for: rules)
         while true {

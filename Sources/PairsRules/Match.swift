@@ -20,6 +20,8 @@ public struct Match: Sendable {
     /// When the game clock runs out, while play is on (`playing` or `reveal`) and the rules have one.
     var gameDeadline: Moment?
     var lastEvent: GameEvent?
+    /// The board the next game deals instead of a shuffled one: a replay's deal.
+    var fixedDeal: [Face]?
 
     /// Games started so far; 0 until the first one starts.
     public internal(set) var game = 0
@@ -36,6 +38,24 @@ public struct Match: Sendable {
         self.players = Array(repeating: nil, count: rules.variant.seats.rawValue)
         self.series = SeriesTally(seats: rules.variant.seats)
         self.cards = Array(repeating: Card(face: Face(text: "", card: nil), status: .down), count: rules.cardCount)
+    }
+
+    /// A match whose first game deals `deal` (faces in board order) rather than a shuffled board: the game of
+    /// a replay, played again. Nil when the deal is not a board of these rules (wrong size, or faces that
+    /// are not playing cards where the deck is).
+    public init?(rules: RuleSet, graceMilliseconds: Int64, deal: [String]) {
+        guard deal.count == rules.cardCount else { return nil }
+        var faces: [Face] = []
+        for text in deal {
+            switch rules.variant.deck {
+            case .words: faces.append(Face(text: text, card: nil))
+            case .cards:
+                guard let card = PlayingCard(face: text) else { return nil }
+                faces.append(Face(text: text, card: card))
+            }
+        }
+        self.init(rules: rules, graceMilliseconds: graceMilliseconds, seed: 0)
+        fixedDeal = faces
     }
 
     // MARK: Queries

@@ -1,0 +1,281 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import PairsRules
+@testable import PairsServer
+import PairsStorage
+import PairsWire
+import Testing
+
+/// A directory of its own for one test's database, removed when the test is done.
+private final class TemporaryDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("pairs-storage-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    var database: String { url.appendingPathComponent("pairs.db").path }
+}
+
+/// A server on 127.0.0.1 keeping its games in `path`.
+private func keepingServer(at path: String, _ configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> Server {
+    let store = try GameStore(path: path) { failure in Issue.record("storage failed: \(failure)") }
+    var configuration = ServerConfiguration()
+    configuration.host = "127.0.0.1"
+    configuration.port = 0
+    configuration.logLevel = .error
+    configuration.lobby.defaultRules = RuleSet(pairs: 2, turnSeconds: 0, revealMilliseconds: 0, againOnMatch: true)
+    configure(&configuration)
+    let server = Server(configuration: configuration, store: store)
+    try server.start()
+    return server
+}
+
+extension TestClient {
+    /// Says hello as `name` (with `password` if given) and waits for the welcome or the refusal.
+    @discardableResult
+    func hello(_ name: String, password: String? = nil) throws -> ServerMessage {
+        let secret = password.map { #","password":"\#($0)""# } ?? ""
+        send(#"{"type":"hello","name":"\#(name)"\#(secret)}"#)
+        return try waitFor("the answer to hello") {
+            switch $0 {
+            case .welcome(let welcome): welcome.name == name
+            case .error: true
+            default: false
+            }
+        }
+    }
+
+    /// Sends `request` and reads every line of its answer, a long one's `more` lines included.
+    func ask(_ request: String, type: String) throws -> [ServerMessage] {
+        send(request)
+        var lines: [ServerMessage] = []
+        while true {
+            let message = try waitFor("a \(type) answer") { message in
+                switch message {
+                case .history, .replay, .replayMoves, .leaderboard, .profile, .error: true
+                default: false
+                }
+            }
+            lines.append(message)
+            switch message {
+            case .history(let page) where page.more: continue
+            case .replay(let replay) where replay.more: continue
+            case .replayMoves(let part) where part.more: continue
+            case .leaderboard(let board) where board.more: continue
+            case .profile(let profile) where profile.more: continue
+            default: return lines
+            }
+        }
+    }
+}
+
+/// Two claimed players play a whole game in room `room`; returns the last state both saw.
+private func playClaimedGame(on server: Server, room: String) throws -> (final: WireState, players: [TestClient]) {
+    let ann = try TestClient(port: server.port)
+    let bob = try TestClient(port: server.port)
+    #expect(try ann.hello("ann", password: "ann's secret").isWelcome)
+    #expect(try bob.hello("bob", password: "bob's secret").isWelcome)
+    try ann.join(room)
+    try bob.join(room)
+    _ = try ann.waitForState { $0.state.phase == .playing }
+    let final = try playToEnd([ann, bob])
+    return (final, [ann, bob])
+}
+
+extension ServerMessage {
+    var isWelcome: Bool { if case .welcome = self { true } else { false } }
+}
+
+@Suite("Games kept in SQLite")
+struct StorageTests {
+    @Test("a finished game is in the history, its replay plays it again to the same board, and both claimed players are rated")
+    func gameRecordedAndReadBack() throws {
+        let directory = try TemporaryDirectory()
+        let server = try keepingServer(at: directory.database)
+        defer { server.stop() }
+        let (final, players) = try playClaimedGame(on: server, room: "kept")
+        let looker = try TestClient(port: server.port)
+        // The writer commits within tens of milliseconds; ask until the game is there, for a bounded time.
+        var games: [FinishedGameSummary] = []
+        let deadline = Date().addingTimeInterval(5)
+        while games.isEmpty, Date() < deadline {
+            guard case .history(let page)? = try looker.ask(#"{"type":"history","id":1}"#, type: "history").first else { break }
+            games = page.games
+            if games.isEmpty { usleep(20_000) }
+        }
+        let game = try #require(games.first)
+        #expect(game.room == "kept")
+        #expect(game.players.map(\.name) == ["ann", "bob"])
+        #expect(game.players.map(\.claimed) == [true, true])
+        #expect(game.players.map(\.score) == final.players.map { $0?.score ?? -1 })
+        #expect(game.winner == final.outcome?.winner)
+        #expect(game.end == .cleared)
+        #expect(game.rated)
+        #expect(game.started.hasSuffix("Z") && game.started <= game.ended)
+
+        let answer = try looker.ask(#"{"type":"replay","game":\#(game.game),"id":2}"#, type: "replay")
+        guard case .replay(var replay)? = answer.first else { Issue.record("no replay: \(answer)"); return }
+        for case .replayMoves(let part) in answer.dropFirst() { replay = replay.appending(part) }
+        #expect(replay.moves.count == game.flips)
+        let replayed = try replay.states()
+        #expect(replayed.last?.cards == final.cards, "the replay ends on the board the game ended on")
+        #expect(replayed.last?.players.map { $0?.score } == final.players.map { $0?.score })
+
+        guard case .leaderboard(let board)? = try looker.ask(#"{"type":"leaderboard"}"#, type: "leaderboard").first,
+              case .rated(let places) = board.places else { Issue.record("no leaderboard"); return }
+        #expect(Set(places.map(\.standing.name)) == ["ann", "bob"])
+        #expect(places.allSatisfy { $0.standing.games == 1 && $0.standing.provisional })
+        #expect(places.first?.standing.wins == 1)
+
+        guard case .profile(let profile)? = try looker.ask(#"{"type":"profile","name":"ann"}"#, type: "profile").first else {
+            Issue.record("no profile"); return
+        }
+        #expect(profile.claimed)
+        #expect(profile.totals.games == 1)
+        #expect(profile.games.map(\.game) == [game.game])
+        #expect(server.statistics().gamesStored == 1)
+        withExtendedLifetime(players) {}
+    }
+
+    @Test("nothing of a game in progress can be read: it is in no history, and no replay has it")
+    func gameInProgressIsNotReadable() throws {
+        let directory = try TemporaryDirectory()
+        let server = try keepingServer(at: directory.database)
+        defer { server.stop() }
+        let (first, second) = try seatedPair(on: server, room: "secret")
+        first.send(#"{"type":"flip","card":0}"#)
+        _ = try first.waitForState { $0.state.event.kind == .flip }
+        let looker = try TestClient(port: server.port)
+        guard case .history(let page)? = try looker.ask(#"{"type":"history"}"#, type: "history").first else {
+            Issue.record("no history"); return
+        }
+        #expect(page.games.isEmpty)
+        for game in 1...3 {
+            guard case .error(let error)? = try looker.ask(#"{"type":"replay","game":\#(game)}"#, type: "replay").first else {
+                Issue.record("replay \(game) answered"); return
+            }
+            #expect(error.code == .noSuchGame)
+        }
+        withExtendedLifetime(second) {}
+    }
+
+    @Test("a claimed name needs its password: without it name_taken, with a wrong one bad_password, and the name is not set")
+    func claimedNamesOverTCP() throws {
+        let directory = try TemporaryDirectory()
+        let server = try keepingServer(at: directory.database)
+        defer { server.stop() }
+        let owner = try TestClient(port: server.port)
+        #expect(try owner.hello("zoë", password: "correct horse").isWelcome)
+        let other = try TestClient(port: server.port)
+        guard case .error(let taken) = try other.hello("zoë") else { Issue.record("the name was given away"); return }
+        #expect(taken.code == .nameTaken)
+        guard case .error(let wrong) = try other.hello("zoë", password: "battery staple") else { Issue.record("a wrong password worked"); return }
+        #expect(wrong.code == .badPassword)
+        // The refused name was not set: a join seats the connection under its old name.
+        try other.join("check")
+        let state = try other.waitForState()
+        #expect(state.state.players.first??.name != "zoë")
+        #expect(try TestClient(port: server.port).hello("zoë", password: "correct horse").isWelcome)
+        // The password is kept only as a salted hash.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: directory.database))
+        #expect(bytes.range(of: Data("correct horse".utf8)) == nil)
+    }
+
+    @Test("a server asked for history without a store says no_storage")
+    func noStoreSaysSo() throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let client = try TestClient(port: server.port)
+        guard case .error(let error)? = try client.ask(#"{"type":"history","id":5}"#, type: "history").first else {
+            Issue.record("history answered"); return
+        }
+        #expect(error.code == .noStorage)
+        #expect(error.id == .integer(5))
+    }
+}
+
+@Suite("pairs serve and its --data file")
+struct StorageProcessTests {
+    /// Plays one game between claimed players against a `pairs serve` process; returns the final state's
+    /// arrival, as the client saw it.
+    private func playOneGame(port: Int, room: String) throws -> Date {
+        let ann = try TestClient(port: port)
+        let bob = try TestClient(port: port)
+        #expect(try ann.hello("ann", password: "a").isWelcome)
+        #expect(try bob.hello("bob", password: "b").isWelcome)
+        try ann.join(room, extra: #","pairs":2,"turn_seconds":0,"reveal_ms":0"#)
+        try bob.join(room)
+        _ = try ann.waitForState { $0.state.phase == .playing }
+        _ = try playToEnd([ann, bob])
+        return Date()
+    }
+
+    private func history(port: Int) throws -> [FinishedGameSummary] {
+        let looker = try TestClient(port: port)
+        guard case .history(let page)? = try looker.ask(#"{"type":"history"}"#, type: "history").first else { return [] }
+        return page.games
+    }
+
+    @Test("a game whose final state was sent 200 ms before the server is killed with SIGKILL is in the history after a restart")
+    func sigkillLosesNothing() throws {
+        let directory = try TemporaryDirectory()
+        let (first, port) = try PairsProcess.serve(["--data", directory.database])
+        defer { first.terminate() }
+        let ended = try playOneGame(port: port, room: "killed")
+        usleep(useconds_t(max(0, 0.2 - Date().timeIntervalSince(ended)) * 1_000_000))
+        kill(first.process.processIdentifier, SIGKILL)
+        first.process.waitUntilExit()
+        let (second, secondPort) = try PairsProcess.serve(["--data", directory.database])
+        defer { second.terminate() }
+        let games = try history(port: secondPort)
+        #expect(games.map(\.room) == ["killed"])
+    }
+
+    @Test("a restart keeps the games, the claimed names and the ratings")
+    func restartKeepsEverything() throws {
+        let directory = try TemporaryDirectory()
+        do {
+            let (server, port) = try PairsProcess.serve(["--data", directory.database])
+            _ = try playOneGame(port: port, room: "before")
+            kill(server.process.processIdentifier, SIGTERM)
+            #expect(server.waitForExit(within: 5) == 0)
+        }
+        let (server, port) = try PairsProcess.serve(["--data", directory.database])
+        defer { server.terminate() }
+        #expect(try history(port: port).map(\.room) == ["before"])
+        let impostor = try TestClient(port: port)
+        guard case .error(let error) = try impostor.hello("ann", password: "not a") else { Issue.record("the claim was lost"); return }
+        #expect(error.code == .badPassword)
+        let looker = try TestClient(port: port)
+        guard case .leaderboard(let board)? = try looker.ask(#"{"type":"leaderboard"}"#, type: "leaderboard").first,
+              case .rated(let places) = board.places else { Issue.record("no leaderboard"); return }
+        #expect(Set(places.map(\.standing.name)) == ["ann", "bob"])
+    }
+
+    // Torn pages, newer schemas and unwritable files are each the store's tests'; these show what the
+    // operator sees.
+    @Test("a file another server holds, or one that is not a database, stops pairs serve with one line and status 1 before it listens",
+          arguments: ["locked", "garbage"])
+    func unusableFilesStopTheServer(kind: String) throws {
+        let directory = try TemporaryDirectory()
+        var holder: PairsProcess?
+        defer { holder?.terminate() }
+        if kind == "locked" {
+            holder = try PairsProcess.serve(["--data", directory.database]).process
+        } else {
+            try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: directory.database))
+        }
+        let refused = try PairsProcess(["serve", "--host", "127.0.0.1", "--port", "0", "--data", directory.database])
+        #expect(refused.waitForExit(within: 10) == 1)
+        let error = refused.errorOutput()
+        #expect(error.split(separator: "\n").count == 1, "\(error)")
+        #expect(error.contains(directory.database), "\(error)")
+        #expect(!error.contains("listening"))
+    }
+}
