@@ -464,6 +464,9 @@ public final class Server: @unchecked Sendable {
     private func answer(_ query: StorageQuery, request: RequestID?, to id: ConnectionID) {
         guard let store else { return }
         storageQueue.async { [self] in
+            // Games that ended before the question was asked are committed first, so the answer has them
+            // all: a client that saw a game end finds it in the history at once.
+            store.flush()
             let lines = LongAnswers.lines(Self.ask(store, query, request: request))
             let bytes = lines.flatMap(ServerMessageEncoder.encode)
             queue.async { [self] in

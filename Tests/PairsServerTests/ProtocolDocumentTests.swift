@@ -54,10 +54,13 @@ private func transcripts() throws -> [Transcript] {
     return found
 }
 
-/// What is different in every run: resume tokens, and the clocks' milliseconds.
+/// What is different in every run: resume tokens, the clocks' milliseconds, when games started and ended,
+/// and the moments of their moves.
 private func masked(_ line: String) -> String {
     line.replacingOccurrences(of: #""token":"[0-9a-f]{32}""#, with: #""token":"TOKEN""#, options: .regularExpression)
         .replacingOccurrences(of: #""(turn|game)_ms_left":[0-9]+"#, with: #""$1_ms_left":MS"#, options: .regularExpression)
+        .replacingOccurrences(of: #""(started|ended)":"[0-9T:-]+Z""#, with: #""$1":"TIME""#, options: .regularExpression)
+        .replacingOccurrences(of: #""ms":[0-9]+"#, with: #""ms":MS"#, options: .regularExpression)
 }
 
 /// A client of one transcript: a plain TCP connection, read line by line with a deadline.
@@ -109,7 +112,15 @@ private final class Terminal {
       arguments: try transcripts())
 func protocolTranscriptsAreExact(transcript: Transcript) throws {
     #expect(transcript.flags.contains("--seed"), "a transcript names the server it was made with")
-    let (server, port) = try PairsProcess.serve(transcript.flags)
+    // A transcript that keeps games gets a file of its own, never the one it names.
+    var flags = transcript.flags
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pairs-transcript-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    if let data = flags.firstIndex(of: "--data"), data + 1 < flags.count {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        flags[data + 1] = directory.appendingPathComponent("pairs.db").path
+    }
+    let (server, port) = try PairsProcess.serve(flags)
     defer { server.terminate() }
     var terminals: [String: Terminal] = [:]
     var expected: [String: [String]] = [:]
@@ -134,9 +145,9 @@ func protocolTranscriptsAreExact(transcript: Transcript) throws {
     }
 }
 
-@Test("protocol.md has its three transcripts: the classic session, a solo game against the clock, and a three-card Matchismo turn")
+@Test("protocol.md has its four transcripts: the classic session, a solo game against the clock, a three-card Matchismo turn, and the history")
 func protocolHasItsTranscripts() throws {
     let all = try transcripts()
-    #expect(all.count == 3)
+    #expect(all.count == 4)
     #expect(all.allSatisfy { $0.lines.count > 10 })
 }
