@@ -14,18 +14,20 @@ import PairsRules
 ///    only chance of completing the set, and teaches a face either way. With no unseen card left, any
 ///    face-down card.
 ///
-/// When a sure set is not worth its cards: a known suit match is worth a quarter of a rank match, and
-/// taking it uses up cards that might have made one. A flip costs the same whatever card it turns, so
-/// the costs of Matchismo weigh only in what a turn can earn:
-/// - Solo without a game clock, a sure set left on the table stays there: exploring first costs nothing
-///   (every unseen card has to be turned some time, and a mismatch is no dearer now than later) and keeps
-///   the set's cards as catchers for the cards to come. The bot explores while a suit match is its best.
-/// - Solo against the clock it takes every sure set at once: only clearing the board in time wins.
-/// - With two players, a set left on the table is the opponent's next turn. When a match earns another
-///   turn, taking it first loses nothing. Otherwise, with Matchismo, the bot explores only when the
-///   expected score of one unseen card (a rank match, a suit match, or a mismatch and its penalty, with
-///   chances from the cards not seen yet) beats the sure set by more than the set itself, which the
-///   opponent would then take. With classic scoring every set is worth one point, and a sure one wins.
+/// When a sure set is not worth its cards (playing cards only: sets of words never overlap):
+/// - **Solo without a game clock**, only clearing the board wins, and sets of playing cards overlap, so
+///   taking them as they come strands cards: in 16-card games the last pair failed to match three times
+///   in four. Nothing is lost by waiting, so the bot takes no set until it has seen every card, then
+///   plans the whole board. It explores one unseen card a turn and makes the turn's last flip one that
+///   cannot complete a set (a known card of another rank and suit), or another unseen card when the cards
+///   up already cannot make one. (About 19 deals of 20 of 16 cards can be cleared; of triples, one in 10.)
+/// - **Solo against the clock** it takes every sure set at once: time is what it lacks.
+/// - **With two players**, a set left on the table is the opponent's next turn. When a match earns another
+///   turn, taking it first loses nothing. Otherwise, with Matchismo, the bot explores instead of taking a
+///   sure suit match only when the expected score of one unseen card (a rank match, a suit match, or a
+///   mismatch and its penalty, the chances counted from the cards not seen yet, the costs from the rules)
+///   beats the sure set by more than the set itself, which the opponent would then take. With classic
+///   scoring every set is worth one point, and a sure one wins.
 public struct TurnPlanner: Sendable {
     /// Which game is played.
     public let variant: Variant
@@ -103,6 +105,7 @@ public struct TurnPlanner: Sendable {
         if survey.unseen == 0 { return plannedCard(on: board, up: survey.up) }
         let upCards = survey.up.compactMap { board.knowledge(of: $0).face?.card }
         guard upCards.count == survey.up.count else { return nil }
+        if variant.seats == .one, variant.gameSeconds == 0 { return safeCard(on: board, up: upCards) }
         let needed = setSize - upCards.count
         var rank: PlayingCard.Rank?
         var suit: PlayingCard.Suit?
@@ -130,23 +133,40 @@ public struct TurnPlanner: Sendable {
         return best.card
     }
 
-    /// Whether to explore rather than take a sure suit match at the start of a turn (see the type's notes).
+    /// Solo without a clock, while cards are unseen: on the turn's last flip, a known card that cannot
+    /// complete a set with the cards up; nil (explore) on the other flips, when the cards up cannot make a
+    /// set whatever comes, or when every known card would complete one.
+    private func safeCard<Board: BoardKnowledge>(on board: Board, up: [PlayingCard]) -> Int? {
+        guard up.count == setSize - 1, let first = up.first else { return nil }
+        let rank = up.allSatisfy { $0.rank == first.rank } ? first.rank : nil
+        let suit = up.allSatisfy { $0.suit == first.suit } ? first.suit : nil
+        guard rank != nil || suit != nil else { return nil }
+        for card in 0..<board.cardCount {
+            guard let known = board.knownDownFace(of: card)?.card else { continue }
+            if known.rank != rank, known.suit != suit { return card }
+        }
+        return nil
+    }
+
+    /// Whether to explore rather than take a sure suit match at the start of a turn, with two players (see
+    /// the type's notes).
     private func exploringBeatsSuitMatch(survey: Survey) -> Bool {
-        if variant.seats == .one { return variant.gameSeconds == 0 }
-        guard !againOnMatch, case .matchismo(let costs) = variant.scoring else { return false }
-        // The cards not seen yet, on the board or not: what an unseen card is drawn from.
-        let pool = PlayingCard.deckSize - survey.seen
-        guard pool > 0 else { return false }
+        guard variant.seats == .two, !againOnMatch, case .matchismo(let costs) = variant.scoring else { return false }
+        // An unseen card is one of the deck's cards not seen yet: each would complete a rank match or a
+        // suit match with known cards, or neither.
         let size = setSize
-        var rankChance = 0.0, suitChance = 0.0
-        for rank in PlayingCard.Rank.allCases where survey.knownDownRanks[rank.rawValue] >= size - 1 {
-            rankChance += Double(PlayingCard.Suit.allCases.count - Int(survey.seenRanks[rank.rawValue])) / Double(pool)
+        var pool = 0, rankMatches = 0, suitMatches = 0
+        for card in PlayingCard.deck where survey.seenCards & (1 << UInt64(card.deckIndex)) == 0 {
+            pool += 1
+            if survey.knownDownRanks[card.rank.rawValue] >= size - 1 {
+                rankMatches += 1
+            } else if survey.knownDownSuits[card.suit.rawValue] >= size - 1 {
+                suitMatches += 1
+            }
         }
-        for suit in PlayingCard.Suit.allCases where survey.knownDownSuits[suit.rawValue] >= size - 1 {
-            suitChance += Double(PlayingCard.Rank.allCases.count - Int(survey.seenSuits[suit.rawValue])) / Double(pool)
-        }
-        rankChance = min(rankChance, 1)
-        suitChance = min(suitChance, 1 - rankChance)
+        guard pool > 0 else { return false }
+        let rankChance = Double(rankMatches) / Double(pool)
+        let suitChance = Double(suitMatches) / Double(pool)
         let flips = Double(size * costs.flipCost)
         let sure = Double(costs.matchBonus * Deck.suitMatchValue) - flips
         let explore = rankChance * (Double(costs.matchBonus * Deck.rankMatchValue) - flips)
@@ -202,11 +222,12 @@ private struct Survey {
     var upCount = 0
     /// Cards whose face is known, anywhere on the board.
     var seen = 0
-    /// By rank (1-13) and by suit: every card seen, and the known face-down ones.
+    /// By rank (1-13): every card seen; by rank and by suit: the known face-down ones.
     var seenRanks = SIMD16<Int16>()
-    var seenSuits = SIMD4<Int16>()
     var knownDownRanks = SIMD16<Int16>()
     var knownDownSuits = SIMD4<Int16>()
+    /// The playing cards seen, one bit each (`PlayingCard.deckIndex`).
+    var seenCards: UInt64 = 0
 
     init<Board: BoardKnowledge>(_ board: Board) {
         for card in 0..<board.cardCount {
@@ -225,7 +246,7 @@ private struct Survey {
             seen += 1
             guard let playing = face.card else { continue }
             seenRanks[playing.rank.rawValue] += 1
-            seenSuits[playing.suit.rawValue] += 1
+            seenCards |= 1 << UInt64(playing.deckIndex)
             if known.side == .down {
                 knownDownRanks[playing.rank.rawValue] += 1
                 knownDownSuits[playing.suit.rawValue] += 1
@@ -245,4 +266,9 @@ extension BoardKnowledge {
     func isKnownDown(_ card: Int, id: Int32) -> Bool {
         knownDownFace(of: card)?.id == id
     }
+}
+
+extension PlayingCard {
+    /// The card's place in a new deck (`PlayingCard.deck`), 0 to 51.
+    var deckIndex: Int { suit.rawValue * Rank.allCases.count + rank.rawValue - 1 }
 }
