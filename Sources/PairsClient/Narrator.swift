@@ -163,7 +163,7 @@ public struct Narrator: Sendable {
             switch state.outcome {
             case .win?:
                 let time = playMilliseconds.map { " in \(Self.clock(milliseconds: $0))" } ?? ""
-                return "game over: \(player.says("clear", "clears")) the board\(time) with \(points)"
+                return "game over: \(player.name) cleared the board\(time) with \(points)"
             case .loss?, .draw?:
                 let why: String =
                     switch state.event.kind {
@@ -172,7 +172,7 @@ public struct Narrator: Sendable {
                     case .forfeit: "given up, "
                     default: ""
                     }
-                return "game over: \(why)\(player.says("did", "did")) not clear the board (\(points))"
+                return "game over: \(why)\(player.name) did not clear the board (\(points))"
             case nil:
                 return "game over"
             }
@@ -231,11 +231,11 @@ public struct Narrator: Sendable {
         seat == me ? "your turn" : "\(Self.name(of: seat, in: state, previous: nil))'s turn"
     }
 
-    /// "series: ann 2, bob 1, draws 0", or for a solo player "cleared 2 of 3".
+    /// "series: ann 2, bob 1, draws 0", or for a solo player "cleared 2 of 3" ("first game" before any).
     public static func series(of state: WireState) -> String {
         guard state.players.count == 2, state.series.wins.count == 2 else {
             let played = state.phase == .over ? state.game : max(0, state.game - 1)
-            return "cleared \(state.series.wins.first ?? 0) of \(played)"
+            return played == 0 ? "first game" : "cleared \(state.series.wins.first ?? 0) of \(played)"
         }
         let names = Seat.allCases.map { name(of: $0, in: state, previous: nil) }
         return "series: \(names[0]) \(state.series.wins[0]), \(names[1]) \(state.series.wins[1]), draws \(state.series.draws)"
