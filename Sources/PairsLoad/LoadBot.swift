@@ -30,6 +30,10 @@ struct LoadBot {
         self.strategy = strategy
     }
 
+    /// Whether a game can end with cards still face down because no set is left among them (a deck of
+    /// playing cards): then a match may be followed at once by the end of the game.
+    var mayRunOutOfSets: Bool { rules?.variant.deck == .cards }
+
     /// Plays by `rules` from now on (nil: the classic game).
     mutating func play(by rules: RuleSet?) {
         self.rules = rules

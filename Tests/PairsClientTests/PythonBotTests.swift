@@ -33,6 +33,64 @@ func pythonBotPlaysPairsBot(strategy: String) async throws {
     #expect(pythonBot.lines.last?.hasPrefix("total: 6 games") == true)
 }
 
+@Test("the Python bot plays three-card Matchismo with playing cards against pairs bot, and both report the same games",
+      Tools.needs("python3"), .timeLimit(.minutes(2)))
+func pythonBotPlaysAVariant() async throws {
+    let python = try Tools.external("python3")
+    let script = Tools.clientsDirectory.appendingPathComponent("python/pairs_bot.py")
+    let server = try startServer(pairs: 3, revealMilliseconds: 0, seed: nil)
+    defer { server.stop() }
+    let rules = ["--match", "3", "--deck", "cards", "--scoring", "matchismo", "--pairs", "5", "--again-on-match", "false"]
+    let common = ["--host", "127.0.0.1", "--port", String(server.port), "--room", "python-variant", "--games", "6", "--think-ms", "0"]
+        + rules
+    let pythonBot = try Subprocess(python, [script.path] + common + ["--name", "snake", "--seed", "4"])
+    defer { pythonBot.terminate() }
+    let swiftBot = try Subprocess(try Tools.pairs(), ["bot"] + common + ["--name", "swift", "--seed", "3"])
+    defer { swiftBot.terminate() }
+
+    #expect(try await pythonBot.waitForExit(timeout: .seconds(60)) == 0, "python: \(pythonBot.errorText)")
+    #expect(try await swiftBot.waitForExit(timeout: .seconds(30)) == 0, "swift: \(swiftBot.errorText)")
+    #expect(seriesDisagreements(pythonBot.lines.compactMap(GameLine.init), swiftBot.lines.compactMap(GameLine.init),
+                                names: ("snake", "swift"), games: 6, pairs: nil) == [])
+    // A variant is nothing unknown: nothing is said on stderr.
+    #expect(pythonBot.errorText.isEmpty, "\(pythonBot.errorText)")
+}
+
+@Test("the Python bot plays solo games with the rule flags it shares with pairs bot, and says how each ended",
+      Tools.needs("python3"), .timeLimit(.minutes(2)))
+func pythonBotPlaysSolo() async throws {
+    let python = try Tools.external("python3")
+    let script = Tools.clientsDirectory.appendingPathComponent("python/pairs_bot.py")
+    let server = try startServer(pairs: 3, revealMilliseconds: 0, seed: nil)
+    defer { server.stop() }
+    let bot = try Subprocess(python, [script.path, "--host", "127.0.0.1", "--port", String(server.port), "--games", "3",
+                                      "--think-ms", "0", "--solo", "--deck", "cards", "--pairs", "6", "--peek-ms", "200",
+                                      "--name", "snake", "--seed", "4"])
+    defer { bot.terminate() }
+    #expect(try await bot.waitForExit(timeout: .seconds(60)) == 0, "python: \(bot.errorText)")
+    let games = bot.lines.compactMap(SoloLine.init)
+    #expect(games.map(\.number) == [1, 2, 3], "\(bot.lines)")
+    for game in games {
+        #expect(game.name == "snake")
+        // Won means cleared; a deal of playing cards that cannot be cleared ends when no set is left.
+        #expect((game.result == "won" && game.how == "cleared the board" && game.points == 6)
+                || (game.result == "lost" && game.how == "did not clear the board, no set left"), "\(game)")
+    }
+    #expect(bot.lines.last?.hasPrefix("total: 3 games, ") == true)
+    #expect(server.statistics().gamesFinished == 3)
+}
+
+@Test("the Python bot refuses rule flags that contradict each other, before it connects", Tools.needs("python3"),
+      arguments: [["--solo", "--seats", "2"], ["--flip-cost", "3"], ["--match", "4"], ["--again-on-match", "maybe"]])
+func pythonBotRefusesBadRules(arguments: [String]) async throws {
+    let python = try Tools.external("python3")
+    let script = Tools.clientsDirectory.appendingPathComponent("python/pairs_bot.py")
+    let bot = try Subprocess(python, [script.path, "--port", "1"] + arguments)
+    defer { bot.terminate() }
+    #expect(try await bot.waitForExit() == 2)
+    #expect(bot.errorText.contains("usage: pairs_bot.py"), "\(bot.errorText)")
+}
+
 @Test("the Python bot plays full games against a server whose events are just their kind, and that sends fields, event kinds and messages it does not know, and says so once",
       Tools.needs("python3"), .timeLimit(.minutes(2)))
 func pythonBotPlaysAForeignServer() async throws {
