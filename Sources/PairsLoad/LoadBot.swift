@@ -19,6 +19,9 @@ struct LoadBot {
     private(set) var rules: RuleSet?
     /// How the memory bot decides where the board is not pairs of words.
     private var planner: TurnPlanner?
+    /// Whether a game can end with cards still face down because no set is left among them (a deck of
+    /// playing cards): then a match may be followed at once by the end of the game.
+    private(set) var mayRunOutOfSets = false
     /// The game the remembered faces belong to; nil before the first state.
     private var game: Int?
     /// The face number of every card seen in this game, by card; `ScannedState.Card.noFace` when unseen.
@@ -30,14 +33,11 @@ struct LoadBot {
         self.strategy = strategy
     }
 
-    /// Whether a game can end with cards still face down because no set is left among them (a deck of
-    /// playing cards): then a match may be followed at once by the end of the game.
-    var mayRunOutOfSets: Bool { rules?.variant.deck == .cards }
-
     /// Plays by `rules` from now on (nil: the classic game).
     mutating func play(by rules: RuleSet?) {
         self.rules = rules
         let variant = rules?.variant ?? .classic
+        mayRunOutOfSets = variant.deck == .cards
         planner = variant.deck == .words && variant.setSize == .pair ? nil : TurnPlanner(rules: rules)
     }
 
@@ -55,13 +55,13 @@ struct LoadBot {
     }
 
     /// The card to flip in `state` (as `MemoryStrategy` or `RandomStrategy`), or nil when none is face down.
-    /// `table` is the one the state's face numbers index.
+    /// `table` is the one the state's face numbers index, read only by the planner (not for pairs of words).
     mutating func chooseCard<Generator: RandomNumberGenerator>(
-        in state: ScannedState, table: FaceTable, using generator: inout Generator
+        in state: ScannedState, table: @autoclosure () -> FaceTable, using generator: inout Generator
     ) -> Int? {
         let cards = state.cards
         if strategy == .memory, let planner {
-            return planner.chooseCard(on: ScannedBoard(state: state, memory: faces, table: table), using: &generator)
+            return planner.chooseCard(on: ScannedBoard(state: state, memory: faces, table: table()), using: &generator)
         }
         guard cards.contains(where: { $0.side == .down }) else { return nil }
         if strategy == .memory {

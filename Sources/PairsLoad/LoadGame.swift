@@ -89,7 +89,7 @@ final class LoadGame {
 
     /// The card the strategy flips now, for whichever seat is on turn; `faces` is the table of the
     /// scanner that read the state.
-    func chooseCard(faces: FaceTable) -> Int? {
-        bot.chooseCard(in: state, table: faces, using: &generator)
+    func chooseCard(faces: @autoclosure () -> FaceTable) -> Int? {
+        bot.chooseCard(in: state, table: faces(), using: &generator)
     }
 }

@@ -46,7 +46,7 @@ extension LoadRunner {
             game.status = .playing
             // One flip at a time: the next is decided on the state that answers the last one.
             guard game.outstanding == nil else { break }
-            if state.eventKind == .match, game.bot.mayRunOutOfSets {
+            if game.bot.mayRunOutOfSets, state.eventKind == .match {
                 // The match may have left no set to make: then the server's next state, in the same write,
                 // ends the game (`exhausted`), and a flip sent now would only be refused. Decided once the
                 // lines read with this one are handled (a timer due now runs after them).
