@@ -6,50 +6,32 @@ import PairsServer
 import Testing
 import PairsTestSupport
 
-@Test("two pairs bot processes play 25 full games against a server: every game ends and the scores add up",
-      .timeLimit(.minutes(3)))
-func botsPlayTwentyFiveGames() async throws {
-    let pairs = try Tools.pairs()
+@Test("two pairs bot processes play full games against a server, classic and three-card Matchismo with playing cards: every game ends and both tell it alike",
+      .timeLimit(.minutes(3)), arguments: [
+          ([String](), 25, 2 as Int?),
+          // Matchismo's scores are anything (flips cost, matches earn): only that they mirror is checked.
+          (["--match", "3", "--deck", "cards", "--scoring", "matchismo", "--pairs", "6"], 8, nil),
+      ])
+func botsPlayFullGames(rules: [String], games: Int, pairs: Int?) async throws {
+    let pairsBinary = try Tools.pairs()
     let server = try startServer(pairs: 2, revealMilliseconds: 0, seed: nil)
     defer { server.stop() }
-    let common = ["--host", "127.0.0.1", "--port", String(server.port), "--room", "many", "--games", "25", "--think-ms", "0"]
-    let alpha = try Subprocess(pairs, ["bot"] + common + ["--name", "alpha", "--strategy", "memory", "--seed", "1"])
+    let common = ["--host", "127.0.0.1", "--port", String(server.port), "--room", "many", "--games", String(games), "--think-ms", "0"]
+        + rules
+    let alpha = try Subprocess(pairsBinary, ["bot"] + common + ["--name", "alpha", "--strategy", "memory", "--seed", "1"])
     defer { alpha.terminate() }
-    let beta = try Subprocess(pairs, ["bot"] + common + ["--name", "beta", "--strategy", "random", "--seed", "2"])
+    let beta = try Subprocess(pairsBinary, ["bot"] + common + ["--name", "beta", "--strategy", "random", "--seed", "2"])
     defer { beta.terminate() }
 
     #expect(try await alpha.waitForExit(timeout: .seconds(150)) == 0, "alpha: \(alpha.errorText)")
     #expect(try await beta.waitForExit(timeout: .seconds(30)) == 0, "beta: \(beta.errorText)")
 
     #expect(seriesDisagreements(alpha.lines.compactMap(GameLine.init), beta.lines.compactMap(GameLine.init),
-                                names: ("alpha", "beta"), games: 25, pairs: 2) == [])
-    #expect(alpha.lines.last?.hasPrefix("total: 25 games") == true)
-    // Even without thinking, the bots keep under the server's rate limit.
-    #expect(!alpha.errorText.contains("rate limiting") && !beta.errorText.contains("rate limiting"))
-    #expect(server.statistics().gamesFinished == 25)
-}
-
-@Test("two pairs bot processes play full games of three-card Matchismo with playing cards: every game ends and both tell it alike",
-      .timeLimit(.minutes(3)))
-func botsPlayThreeCardMatchismo() async throws {
-    let pairs = try Tools.pairs()
-    let server = try startServer(pairs: 2, revealMilliseconds: 0, seed: nil)
-    defer { server.stop() }
-    let rules = ["--match", "3", "--deck", "cards", "--scoring", "matchismo", "--pairs", "6"]
-    let common = ["--host", "127.0.0.1", "--port", String(server.port), "--room", "matchismo", "--games", "8", "--think-ms", "0"] + rules
-    let alpha = try Subprocess(pairs, ["bot"] + common + ["--name", "alpha", "--strategy", "memory", "--seed", "1"])
-    defer { alpha.terminate() }
-    let beta = try Subprocess(pairs, ["bot"] + common + ["--name", "beta", "--strategy", "random", "--seed", "2"])
-    defer { beta.terminate() }
-
-    #expect(try await alpha.waitForExit(timeout: .seconds(150)) == 0, "alpha: \(alpha.errorText)")
-    #expect(try await beta.waitForExit(timeout: .seconds(30)) == 0, "beta: \(beta.errorText)")
-    // Matchismo's scores are anything (flips cost, matches earn), so only that they mirror is checked.
-    let alphaGames = alpha.lines.compactMap(GameLine.init), betaGames = beta.lines.compactMap(GameLine.init)
-    #expect(seriesDisagreements(alphaGames, betaGames, names: ("alpha", "beta"), games: 8, pairs: nil) == [])
-    #expect(alpha.lines.last?.hasPrefix("total: 8 games") == true)
+                                names: ("alpha", "beta"), games: games, pairs: pairs) == [])
+    #expect(alpha.lines.last?.hasPrefix("total: \(games) games") == true)
+    // Even without thinking, the bots keep under the server's rate limit, and nothing else goes wrong.
     #expect(alpha.errorText.isEmpty && beta.errorText.isEmpty, "\(alpha.errorText)\(beta.errorText)")
-    #expect(server.statistics().gamesFinished == 8)
+    #expect(server.statistics().gamesFinished == games)
 }
 
 @Test("pairs bot --solo plays solo games to the end: cleared without a clock, time's up against a short one",

@@ -9,18 +9,27 @@ struct GameLine: Equatable {
 
     /// Reads a game line; nil for any other line.
     init?(_ line: String) {
-        guard line.hasPrefix("game "), let colon = line.firstIndex(of: ":"),
-              let number = Int(line[line.index(line.startIndex, offsetBy: 5)..<colon]),
-              let open = line.lastIndex(of: "("), line.hasSuffix(")") else { return nil }
-        let words = line[line.index(after: colon)..<open].split(separator: " ")
+        guard let (number, body, result) = gameLineParts(line) else { return nil }
+        let words = body.split(separator: " ")
         guard words.count == 5, words[2] == "-", let score = Int(words[1]), let opponentScore = Int(words[3]) else { return nil }
         self.number = number
         self.name = String(words[0])
         self.score = score
         self.opponentScore = opponentScore
         self.opponent = String(words[4])
-        self.result = String(line[line.index(after: open)..<line.index(before: line.endIndex)])
+        self.result = result
     }
+}
+
+/// `game N: BODY (RESULT)` cut into its number, body and result; nil for any other line.
+private func gameLineParts(_ line: String) -> (number: Int, body: Substring, result: String)? {
+    guard line.hasPrefix("game "), let colon = line.firstIndex(of: ":"),
+          let number = Int(line[line.index(line.startIndex, offsetBy: 5)..<colon]),
+          let open = line.lastIndex(of: "("), line.hasSuffix(")"), open > colon else { return nil }
+    var body = line[line.index(after: colon)..<open]
+    while body.first == " " { body.removeFirst() }
+    while body.last == " " { body.removeLast() }
+    return (number, body, String(line[line.index(after: open)..<line.index(before: line.endIndex)]))
 }
 
 /// A line `pairs bot` (or the Python bot) prints per solo game:
@@ -36,18 +45,15 @@ struct SoloLine: Equatable {
 
     /// Reads a solo game line; nil for any other line.
     init?(_ line: String) {
-        guard line.hasPrefix("game "), let colon = line.firstIndex(of: ":"),
-              let number = Int(line[line.index(line.startIndex, offsetBy: 5)..<colon]),
-              let open = line.lastIndex(of: "("), line.hasSuffix(")"),
-              let comma = line[..<open].lastIndex(of: ",") else { return nil }
-        let head = line[line.index(colon, offsetBy: 2)..<comma]
-        let tail = line[line.index(after: comma)..<open].split(separator: " ")
+        guard let (number, body, result) = gameLineParts(line), let comma = body.lastIndex(of: ",") else { return nil }
+        let head = body[..<comma]
+        let tail = body[body.index(after: comma)...].split(separator: " ")
         guard tail.count == 2, tail[1].hasPrefix("point"), let points = Int(tail[0]), let space = head.firstIndex(of: " ") else { return nil }
         self.number = number
         self.name = String(head[..<space])
         self.how = String(head[head.index(after: space)...])
         self.points = points
-        self.result = String(line[line.index(after: open)..<line.index(before: line.endIndex)])
+        self.result = result
     }
 }
 

@@ -27,18 +27,6 @@ private func play(_ rules: RuleSet, _ states: [(at: Int64, state: WireState)], s
     return (model, lines)
 }
 
-/// `text` without its escape sequences.
-private func visible(_ text: String) -> String {
-    var result = ""
-    var inEscape = false
-    for character in text {
-        if character == "\u{1B}" { inEscape = true; continue }
-        if inEscape { if character.isLetter { inEscape = false }; continue }
-        result.append(character)
-    }
-    return result
-}
-
 @Test("Matchismo turns are told with their points: rank or suit match, the set's value times the bonus, the flips, a mismatch's cost")
 func matchismoPointsAreTold() {
     var cards: [CardView] = Array(repeating: .down, count: 6)

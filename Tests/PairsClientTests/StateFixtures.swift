@@ -23,3 +23,15 @@ func makeState(
 func stateMessage(_ state: WireState, id: RequestID? = nil, rules: RuleSet = .standard) -> ServerMessage {
     .state(StateMessage(room: "kitchen", spectators: 0, state: state, rules: rules, id: id))
 }
+
+/// `text` without its escape sequences, as a person sees it on a monochrome terminal.
+func visible(_ text: String) -> String {
+    var result = ""
+    var inEscape = false
+    for character in text {
+        if character == "\u{1B}" { inEscape = true; continue }
+        if inEscape { if character.isLetter { inEscape = false }; continue }
+        result.append(character)
+    }
+    return result
+}
