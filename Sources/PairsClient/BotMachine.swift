@@ -23,6 +23,9 @@ public struct BotMachine: Sendable {
     public private(set) var seat: Seat?
     /// The newest state seen.
     public private(set) var latest: WireState?
+    /// The rules of the bot's room, as its messages carry them: nil for a room of the classic game (which
+    /// sends none), so a strategy plays by what the room plays, not by what the bot asked for.
+    public private(set) var rules: RuleSet?
     /// Games finished so far.
     public private(set) var gamesPlayed = 0
     public private(set) var isFinished = false
@@ -89,8 +92,10 @@ public struct BotMachine: Sendable {
         switch message {
         case .joined(let joined):
             if let seat = joined.seat { self.seat = seat }
+            rules = joined.rules
             return []
         case .state(let state):
+            rules = state.rules
             return observe(state.state, causedBy: state.id)
         case .error(let error):
             return refused(error)
@@ -150,7 +155,7 @@ public struct BotMachine: Sendable {
 
     private mutating func flip(in state: WireState) -> [BotAction] {
         guard let seat, state.phase == .playing, state.turn == seat, pendingFlip == nil else { return [] }
-        guard let card = strategy.chooseCard(in: state, memory: memory, using: &generator) else { return [] }
+        guard let card = strategy.chooseCard(in: state, rules: rules, memory: memory, using: &generator) else { return [] }
         pendingFlip = (card, nil)
         return [.send(.flip(card: card))]
     }

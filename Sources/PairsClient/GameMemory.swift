@@ -32,24 +32,21 @@ public struct GameMemory: Sendable, Hashable {
         faces[card]
     }
 
-    /// Two face-down cards known to show the same face, the lowest-numbered such pair first.
-    public func knownPair(in cards: [CardView]) -> CardSet? {
-        var firstByFace: [String: Int] = [:]
-        for card in cards.indices where cards[card] == .down {
-            guard let face = faces[card] else { continue }
-            if let first = firstByFace[face] { return [first, card] }
-            firstByFace[face] = card
+    /// The board of `state` as this memory knows it: each card's side and, where seen, its face.
+    public func knowledge(of state: WireState) -> [CardKnowledge] {
+        // Faces are numbered in the order met, so equal faces get equal numbers.
+        var numbers: [String: Int32] = [:]
+        func key(_ face: String) -> FaceKey {
+            let id = numbers[face] ?? Int32(numbers.count)
+            numbers[face] = id
+            return FaceKey(id: id, card: PlayingCard(face: face))
         }
-        return nil
-    }
-
-    /// A face-down card other than `card` known to show `face`.
-    public func partner(of card: Int, showing face: String, in cards: [CardView]) -> Int? {
-        cards.indices.first { $0 != card && cards[$0] == .down && faces[$0] == face }
-    }
-
-    /// The face-down cards whose faces have never been seen, in board order.
-    public func unseenCards(in cards: [CardView]) -> [Int] {
-        cards.indices.filter { cards[$0] == .down && faces[$0] == nil }
+        return state.cards.enumerated().map { card, view in
+            switch view {
+            case .down: CardKnowledge(side: .down, face: faces[card].map(key))
+            case .up(let face): CardKnowledge(side: .up, face: key(face))
+            case .matched(let face, _): CardKnowledge(side: .gone, face: key(face))
+            }
+        }
     }
 }

@@ -2,16 +2,23 @@ import PairsRules
 import PairsWire
 
 /// Tells what happened in a game in words, as a person at the table would say it: "bob flipped 7: cat",
-/// "no match", "ann found a pair".
+/// "no match", "ann found a pair", "bob scored +14: rank match K♠ K♥, 16 less 2 for the flips".
 ///
 /// The player reading is "you" (with the verb to match); everyone else goes by name. The narration only
-/// uses what the states say, so a spectator and a player see the same story.
+/// uses what the states and the room's rules say, so a spectator and a player see the same story.
 public struct Narrator: Sendable {
     /// The reader's seat; nil for a spectator.
     public var me: Seat?
+    /// The room's rules as its messages carry them; nil for a room of the classic game.
+    public var rules: RuleSet?
+    /// How long the game that just ended was played, from its start to its end by the client's clock, when
+    /// the client saw both: a solo player is told how fast the board was cleared.
+    public var playMilliseconds: Int?
 
-    public init(me: Seat?) {
+    public init(me: Seat?, rules: RuleSet? = nil, playMilliseconds: Int? = nil) {
         self.me = me
+        self.rules = rules
+        self.playMilliseconds = playMilliseconds
     }
 
     /// The lines that describe how `state` came about, given the state before it (for the name of a player
@@ -37,8 +44,6 @@ public struct Narrator: Sendable {
             let cards = state.cards.indices.filter { change(previous.cards[$0], state.cards[$0]) }
             return cards.count >= 2 ? cards : nil
         }
-        /// " (+14)" when the server said what the turn scored.
-        let points = event.points.map { " (\($0 >= 0 ? "+" : "")\($0))" } ?? ""
         func taken(_ before: CardView, _ after: CardView) -> Bool {
             if case .matched = after, !Self.isMatched(before) { true } else { false }
         }
@@ -49,25 +54,40 @@ public struct Narrator: Sendable {
             if let seat = event.seat, seat == me { return ["you joined room \(room) as player \(seat.index + 1)"] }
             return ["\(who(event.seat).name) joined"]
         case .peek:
-            return ["game \(state.game): every card is face up for a moment: remember them"]
+            let peek = rules.map { " for \(Self.duration(milliseconds: $0.variant.peekMilliseconds))" } ?? " for a moment"
+            return ["game \(state.game): every card is face up\(peek): remember them"]
         case .start:
+            if state.players.count == 1 {
+                let clock = state.gameMillisecondsLeft.map { " within \(Self.clock(milliseconds: $0))" } ?? ""
+                return ["game \(state.game) started: \(who(.first).says("clear", "clears")) the board\(clock)"]
+            }
             guard let first = event.seat ?? state.turn else { return ["game \(state.game) started"] }
             return ["game \(state.game) started: \(who(first).says("go", "goes")) first"]
         case .flip:
             let seat = event.seat ?? state.turn
-            let card = event.card ?? state.cardUp?.card
+            // Without the card, the one up now that was down before (or the only one up).
+            let newlyUp = state.cardsUp.filter { previous?.cards.indices.contains($0) == true && previous?.cards[$0] == .down }
+            let card = event.card ?? (newlyUp.count == 1 ? newlyUp.first : nil) ?? (state.cardsUp.count == 1 ? state.cardsUp.first : nil)
             return card == nil ? ["\(who(seat).name) flipped a card"] : flipped(seat, card)
         case .match:
             let set = event.cards ?? turned(taken)
             let seat = event.seat ?? set.flatMap { $0.last.flatMap { Self.taker(of: $0, in: state) } }
-            let what = set.map { " (\(Self.list($0.map(face))))" } ?? ""
-            return flipped(seat, last) + ["\(who(seat).name) found a \(Self.setName(set))\(what)\(points)"]
+            return flipped(seat, last) + [took(set, points: event.points, by: who(seat), last: false, faces: face)]
         case .mismatch:
             // During the reveal the turn is still the flipper's, and the cards are the ones face up.
             let seat = event.seat ?? state.turn
-            let faces = (event.cards ?? Self.cardsUp(in: state)).map(face)
+            let faces = (event.cards ?? state.cardsUp).map(face)
             let what = faces.count >= 2 ? " (\(Self.list(faces)))" : ""
-            return flipped(seat, last) + ["no match\(what)\(points)"]
+            if let points = event.points, let costs = matchismoCosts {
+                var parts: [String] = []
+                let flips = faces.count * costs.flipCost
+                if flips > 0 { parts.append("\(flips) for the flips") }
+                if costs.mismatchPenalty > 0 { parts.append("\(costs.mismatchPenalty) for the mismatch") }
+                // Said only when it adds up: a server with other arithmetic gets its figure alone.
+                let why = parts.isEmpty || -(flips + costs.mismatchPenalty) != points ? "" : ", " + parts.joined(separator: " and ")
+                return flipped(seat, last) + ["\(who(seat).name) scored \(Self.signed(points)): no match \(faces.joined(separator: " "))\(why)"]
+            }
+            return flipped(seat, last) + ["no match\(what)\(Self.pointsSuffix(event.points))"]
         case .hide:
             let hidden = event.cards ?? turned { before, after in
                 if case .up = before, after == .down { true } else { false }
@@ -75,17 +95,19 @@ public struct Narrator: Sendable {
             guard let cards = hidden else { return ["the cards turned back"] }
             return ["cards \(Self.list(cards.map(String.init))) turned back"]
         case .timeout:
-            let rest = event.card.map { "; card \($0) turned back" } ?? ""
+            // A turn of three cards can leave two up: the server then says which.
+            let hidden = event.cards ?? event.card.map { [$0] } ?? []
+            let rest = hidden.isEmpty ? ""
+                : "; \(hidden.count == 1 ? "card" : "cards") \(Self.list(hidden.map(String.init))) turned back"
             return ["\(who(event.seat ?? previous?.turn).name) ran out of time\(rest)"]
         case .over:
             let set = event.cards ?? turned(taken)
             let seat = event.seat ?? set.flatMap { $0.last.flatMap { Self.taker(of: $0, in: state) } }
-            let what = set.map { " (\(Self.list($0.map(face))))" } ?? ""
-            return flipped(seat, last) + ["\(who(seat).name) found the last \(Self.setName(set))\(what)\(points)", result(of: state)]
+            return flipped(seat, last) + [took(set, points: event.points, by: who(seat), last: true, faces: face), result(of: state)]
         case .timeUp:
-            return ["time is up", result(of: state)]
+            return ["time's up", result(of: state)]
         case .exhausted:
-            return ["no set is left among the cards face down", result(of: state)]
+            return ["no set can be made of the cards face down", result(of: state)]
         case .forfeit:
             // Whoever forfeits loses: the winner's opponent, or a solo player.
             let seat = event.seat ?? (state.players.count == 1 ? .first : state.outcome?.winner?.opponent)
@@ -104,17 +126,55 @@ public struct Narrator: Sendable {
         }
     }
 
+    /// The line for a set taken: "ann found a pair (cat)", "bob found a pair (rank match K♠ K♥)" or, where
+    /// Matchismo scores, "bob scored +14: rank match K♠ K♥, 16 less 2 for the flips".
+    private func took(_ set: [Int]?, points: Int?, by player: Subject, last: Bool, faces face: (Int) -> String) -> String {
+        let faces = set?.map(face) ?? []
+        let deck = rules?.variant.deck ?? .words
+        let match = SetMatch.of(faces: faces, deck: deck)
+        // "rank match K♠ K♥" with playing cards, where the kind of match is the news.
+        let cardsTaken = match.map { $0 == .sameWord ? nil : "\($0.name) \(faces.joined(separator: " "))" } ?? nil
+        if let points, let costs = matchismoCosts, let match {
+            let gain = costs.matchBonus * match.value
+            let flips = faces.count * costs.flipCost
+            let what = cardsTaken ?? "a \(Self.setName(set)) (\(Self.list(faces)))"
+            // Said only when it adds up: a server with other arithmetic gets its figure alone.
+            let why = gain - flips != points ? "" : flips > 0 ? ", \(gain) less \(flips) for the flips" : ", \(gain)"
+            let lastSet = last ? " with the last set" : ""
+            return "\(player.name) scored \(Self.signed(points))\(lastSet): \(what)\(why)"
+        }
+        let what = cardsTaken.map { " (\($0))" } ?? (set.map { _ in " (\(Self.list(faces)))" } ?? "")
+        return "\(player.name) found \(last ? "the last" : "a") \(Self.setName(set))\(what)\(Self.pointsSuffix(points))"
+    }
+
+    /// Matchismo's constants, in a room that scores by them.
+    private var matchismoCosts: MatchismoCosts? {
+        if case .matchismo(let costs)? = rules?.variant.scoring { costs } else { nil }
+    }
+
     /// "game over: you win 5 to 3", "game over: ann wins by forfeit, 0 to 1", or "game over: a draw, 4 to 4";
-    /// for a solo game, "game over: you cleared the board with 8 points" or "game over: you did not clear
-    /// the board (8 points)".
+    /// for a solo game, "game over: you cleared the board in 0:41 with 8 points", "game over: time's up, you
+    /// did not clear the board (5 points)".
     public func result(of state: WireState) -> String {
         let scores = state.players.map { $0?.score ?? 0 }
         if scores.count == 1 {
             let player = subject(.first, in: state, previous: nil)
+            let points = "\(scores[0]) point\(abs(scores[0]) == 1 ? "" : "s")"
             switch state.outcome {
-            case .win?: return "game over: \(player.says("clear", "clears")) the board with \(scores[0]) points"
-            case .loss?, .draw?: return "game over: \(player.says("did", "did")) not clear the board (\(scores[0]) points)"
-            case nil: return "game over"
+            case .win?:
+                let time = playMilliseconds.map { " in \(Self.clock(milliseconds: $0))" } ?? ""
+                return "game over: \(player.name) cleared the board\(time) with \(points)"
+            case .loss?, .draw?:
+                let why: String =
+                    switch state.event.kind {
+                    case .timeUp: "time's up, "
+                    case .exhausted: "no set left, "
+                    case .forfeit: "given up, "
+                    default: ""
+                    }
+                return "game over: \(why)\(player.name) did not clear the board (\(points))"
+            case nil:
+                return "game over"
             }
         }
         switch state.outcome {
@@ -129,6 +189,30 @@ public struct Narrator: Sendable {
         case nil:
             return "game over"
         }
+    }
+
+    /// "+14", "-4", "0".
+    static func signed(_ points: Int) -> String {
+        points > 0 ? "+\(points)" : "\(points)"
+    }
+
+    /// " (+14)" when a server said what a turn scored and the rules to explain it are missing; else "".
+    static func pointsSuffix(_ points: Int?) -> String {
+        points.map { " (\(signed($0)))" } ?? ""
+    }
+
+    /// "0:41", "12:05": minutes and seconds, rounded up (a clock showing 0:00 has run out).
+    public static func clock(milliseconds: Int) -> String {
+        let seconds = (max(0, milliseconds) + 999) / 1000
+        return "\(seconds / 60):\(seconds % 60 < 10 ? "0" : "")\(seconds % 60)"
+    }
+
+    /// "2 seconds", "1.5 seconds", "a second".
+    static func duration(milliseconds: Int) -> String {
+        if milliseconds == 1000 { return "a second" }
+        let tenths = (milliseconds + 50) / 100
+        let text = tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"
+        return "\(text) seconds"
     }
 
     /// "pair" or "triple", by the cards of a set when known.
@@ -147,10 +231,11 @@ public struct Narrator: Sendable {
         seat == me ? "your turn" : "\(Self.name(of: seat, in: state, previous: nil))'s turn"
     }
 
-    /// "series: ann 2, bob 1, draws 0", or for a solo player "cleared: 2".
+    /// "series: ann 2, bob 1, draws 0", or for a solo player "cleared 2 of 3" ("first game" before any).
     public static func series(of state: WireState) -> String {
         guard state.players.count == 2, state.series.wins.count == 2 else {
-            return "cleared: \(state.series.wins.first ?? 0)"
+            let played = state.phase == .over ? state.game : max(0, state.game - 1)
+            return played == 0 ? "first game" : "cleared \(state.series.wins.first ?? 0) of \(played)"
         }
         let names = Seat.allCases.map { name(of: $0, in: state, previous: nil) }
         return "series: \(names[0]) \(state.series.wins[0]), \(names[1]) \(state.series.wins[1]), draws \(state.series.draws)"
@@ -158,8 +243,11 @@ public struct Narrator: Sendable {
 
     /// The player's name in `state`, or in `previous` if the seat has just been vacated, or "player N".
     public static func name(of seat: Seat, in state: WireState, previous: WireState?) -> String {
-        if let player = state.players[seat.index] { return player.name }
-        if let player = previous?.players[seat.index] { return player.name }
+        // A seat past the players is a server's mistake (a solo room has one): named, never indexed.
+        if state.players.indices.contains(seat.index), let player = state.players[seat.index] { return player.name }
+        if let previous, previous.players.indices.contains(seat.index), let player = previous.players[seat.index] {
+            return player.name
+        }
         return "player \(seat.index + 1)"
     }
 
@@ -180,11 +268,6 @@ public struct Narrator: Sendable {
 
     private static func isMatched(_ card: CardView) -> Bool {
         if case .matched = card { true } else { false }
-    }
-
-    /// The cards face up (and not matched), in board order.
-    static func cardsUp(in state: WireState) -> [Int] {
-        state.cards.indices.filter { if case .up = state.cards[$0] { true } else { false } }
     }
 
     private func subject(_ seat: Seat, in state: WireState, previous: WireState?) -> Subject {

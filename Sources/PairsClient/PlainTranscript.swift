@@ -4,13 +4,18 @@ import PairsWire
 /// What `pairs play` prints when its output is not a terminal: one line per thing that happened, no
 /// escapes, no redrawing, so a script can read it line by line (`pairs play --watch kitchen | grep pair`).
 ///
-/// When the turn comes to the player, a board line follows: face-down cards as bare numbers, face-up ones
-/// as `N=[face]` and matched ones as `N=face¹` or `N=face²`, for example `board: 0 1 2=cat¹ 3 4=cat¹ 5`.
+/// When the turn comes to the player, and when every card is shown for a peek, a board line follows:
+/// face-down cards as bare numbers, face-up ones as `N=[face]` and matched ones as `N=face¹` or `N=face²`,
+/// for example `board: 0 1 2=cat¹ 3 4=cat¹ 5`.
 public enum PlainTranscript {
     /// The printed lines for `lines`, which `model` has just taken in.
     public static func render(_ lines: [TranscriptLine], model: PlayModel) -> [String] {
         var printed: [String] = []
         for line in lines {
+            if line.kind == .board {
+                if let state = model.state { printed.append(board(state)) }
+                continue
+            }
             printed.append(line.description)
             if line.kind == .turn, model.isMyTurn, let state = model.state {
                 printed.append(board(state))

@@ -59,7 +59,7 @@ public final class PlayController: @unchecked Sendable {
         self.options = options
         self.display = display
         self.session = ClientSession(endpoint: options.endpoint, name: options.name, queue: .main)
-        self.model = PlayModel(endpoint: options.endpoint)
+        self.model = PlayModel(endpoint: options.endpoint, askedRules: options.rules)
         let style: TextStyle = if case .terminal(let style) = display { style } else { .plain }
         let size = TerminalScreen.size()
         self.renderer = ScreenRenderer(style: style, rows: size.rows, columns: size.columns)
@@ -98,7 +98,7 @@ public final class PlayController: @unchecked Sendable {
             }
         }
         if let state = model.state, state.phase == .over {
-            lastResult = [Narrator(me: model.seat).result(of: state), Narrator.series(of: state)]
+            lastResult = [model.narrator.result(of: state), Narrator.series(of: state)]
         }
         show(lines, full: false)
     }
@@ -216,7 +216,7 @@ public final class PlayController: @unchecked Sendable {
     private func startTicking() {
         guard isTerminal, tickTimer == nil else { return }
         let timer = DispatchSource.makeTimerSource(queue: queue)
-        // Once a second for the turn clock; a little leeway lets the system batch the wake-ups.
+        // Once a second for the turn, game and peek clocks; a little leeway lets the system batch the wake-ups.
         timer.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1), leeway: .milliseconds(50))
         timer.setEventHandler { [unowned self] in show([], full: false) }
         timer.activate()

@@ -27,6 +27,8 @@ public struct PlayModel: Sendable {
     }
 
     public let endpoint: ServerEndpoint
+    /// The rules the player asked for, to warn when the room plays others.
+    public let askedRules: RuleChoices
     public private(set) var server: String?
     public private(set) var link = Link.connecting
     public private(set) var room: String?
@@ -34,9 +36,16 @@ public struct PlayModel: Sendable {
     public private(set) var seat: Seat?
     public private(set) var isWatching = false
     public private(set) var state: WireState?
+    /// The room's rules as its messages carry them; nil for a room of the classic game.
+    public private(set) var rules: RuleSet?
     public private(set) var spectators = 0
-    /// When `state` arrived, by the client's clock, so its turn clock can be counted down locally.
+    /// When `state` arrived, by the client's clock, so its clocks can be counted down locally.
     public private(set) var stateArrivedAt: Moment?
+    /// When the current game's play (its `start`) and its peek began, by the client's clock, if seen.
+    private var playStartedAt: Moment?
+    private var peekStartedAt: Moment?
+    /// How long the last finished game was played, when its start was seen.
+    public private(set) var lastPlayMilliseconds: Int?
     public private(set) var history: [String] = []
     public private(set) var chat: [ChatLine] = []
     /// The latest answer to what the player typed, or a hint; replaced by the next.
@@ -45,8 +54,9 @@ public struct PlayModel: Sendable {
     /// Set between a reconnection and the `joined` that confirms the seat is back.
     private var isResuming = false
 
-    public init(endpoint: ServerEndpoint) {
+    public init(endpoint: ServerEndpoint, askedRules: RuleChoices = RuleChoices()) {
         self.endpoint = endpoint
+        self.askedRules = askedRules
     }
 
     /// Whether it is the player's turn to flip now.
@@ -57,11 +67,27 @@ public struct PlayModel: Sendable {
 
     /// Milliseconds left on the turn clock at `now`: the server's figure less the time since it arrived.
     public func turnMillisecondsLeft(at now: Moment) -> Int? {
-        guard let left = state?.turnMillisecondsLeft, let arrived = stateArrivedAt else { return nil }
+        countdown(state?.turnMillisecondsLeft, at: now)
+    }
+
+    /// Milliseconds left on the game clock at `now`, while one runs.
+    public func gameMillisecondsLeft(at now: Moment) -> Int? {
+        countdown(state?.gameMillisecondsLeft, at: now)
+    }
+
+    /// Milliseconds left of the peek at `now`, during one whose start was seen.
+    public func peekMillisecondsLeft(at now: Moment) -> Int? {
+        guard state?.phase == .peek, let peek = rules?.variant.peekMilliseconds, let started = peekStartedAt else { return nil }
+        return max(0, peek - Int(started.milliseconds(until: now)))
+    }
+
+    private func countdown(_ left: Int?, at now: Moment) -> Int? {
+        guard let left, let arrived = stateArrivedAt else { return nil }
         return max(0, left - Int(arrived.milliseconds(until: now)))
     }
 
-    private var narrator: Narrator { Narrator(me: seat) }
+    /// Who tells the story: from the player's seat, by the room's rules.
+    public var narrator: Narrator { Narrator(me: seat, rules: rules, playMilliseconds: lastPlayMilliseconds) }
 
     // MARK: Session events
 
@@ -109,6 +135,7 @@ public struct PlayModel: Sendable {
         case .joined(let joined):
             room = joined.room
             seat = joined.seat
+            rules = joined.rules
             isWatching = joined.seat == nil
             var lines: [TranscriptLine] = []
             if isResuming {
@@ -116,6 +143,9 @@ public struct PlayModel: Sendable {
                 lines.append(TranscriptLine(.connection, "back in room \(joined.room)"))
             } else if isWatching {
                 lines.append(TranscriptLine(.event, "watching room \(joined.room)"))
+            } else if let warning = RuleWords.warning(
+                room: joined.room, differences: RuleWords.differences(asked: askedRules, room: joined.rules)) {
+                lines.append(TranscriptLine(.notice, warning))
             }
             return record(lines)
         case .state(let message):
@@ -142,9 +172,23 @@ public struct PlayModel: Sendable {
         let next = message.state
         room = message.room
         state = next
+        rules = message.rules
         spectators = message.spectators
         stateArrivedAt = now
+        if previous?.game != next.game {
+            playStartedAt = nil
+            peekStartedAt = nil
+        }
+        switch next.event.kind {
+        case .start: playStartedAt = now
+        case .peek: peekStartedAt = now
+        default: break
+        }
+        if next.phase == .over, previous?.phase != .over {
+            lastPlayMilliseconds = playStartedAt.map { Int($0.milliseconds(until: now)) }
+        }
         var lines = narrator.describe(next, previous: previous, room: message.room).map { TranscriptLine(.event, $0) }
+        if next.event.kind == .peek { lines.append(TranscriptLine(.board, "the board while every card is up")) }
         if next.phase == .playing, let turn = next.turn, Self.startsTurn(next.event.kind) {
             lines.append(TranscriptLine(.turn, narrator.turn(of: turn, in: next)))
         }
@@ -153,7 +197,8 @@ public struct PlayModel: Sendable {
             if seat != nil { lines.append(TranscriptLine(.notice, "type /rematch to play again, /leave or /quit")) }
         }
         // The opponent's seat is empty after a leave: whoever left, the player now waits for someone new.
-        if next.event.kind == .leave, let seat, next.players[seat.opponent.index] == nil {
+        if next.event.kind == .leave, let seat, next.players.indices.contains(seat.opponent.index),
+           next.players[seat.opponent.index] == nil {
             lines.append(TranscriptLine(.notice, "waiting for a new opponent to join room \(message.room)"))
         }
         return lines
@@ -172,6 +217,7 @@ public struct PlayModel: Sendable {
         seat = nil
         isWatching = false
         state = nil
+        rules = nil
         stateArrivedAt = nil
     }
 
@@ -232,7 +278,7 @@ public struct PlayModel: Sendable {
                 show([line.text], isError: false)
             case .error:
                 show([line.text], isError: true)
-            case .turn, .chat:
+            case .turn, .chat, .board:
                 break
             }
         }

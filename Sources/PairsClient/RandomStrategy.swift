@@ -6,7 +6,7 @@ public struct RandomStrategy: Strategy {
     public init() {}
 
     public func chooseCard<Generator: RandomNumberGenerator>(
-        in state: WireState, memory: GameMemory, using generator: inout Generator
+        in state: WireState, rules: RuleSet?, memory: GameMemory, using generator: inout Generator
     ) -> Int? {
         state.faceDownCards.randomElement(using: &generator)
     }

@@ -26,6 +26,11 @@ public struct ScreenRenderer: Sendable {
     static let minimumEventLines = 2
     /// The turn clock turns red this close to running out, in milliseconds.
     static let hurryMilliseconds = 5_000
+    /// The game clock turns red this close to running out, in milliseconds: time for a turn or two.
+    static let gameHurryMilliseconds = 10_000
+    /// Columns a face takes in a board cell: the three letters of a word, or the widest playing card
+    /// (`10♥`). Narrower faces (`A♠`) are padded so the columns stay aligned.
+    static let faceColumns = 3
 
     public var style: TextStyle
     /// The terminal's size in character cells.
@@ -84,6 +89,9 @@ public struct ScreenRenderer: Sendable {
         var parts = [style.paint("Pairs", .bold)]
         if let room = model.room { parts.append("room \(room)") }
         if let state = model.state, state.game > 0 { parts.append("game \(state.game)") }
+        if let rules = model.rules, !RuleWords.summary(of: rules.variant).isEmpty {
+            parts.append(RuleWords.summary(of: rules.variant))
+        }
         if model.isWatching { parts.append("watching") }
         if model.spectators > 0 { parts.append("\(model.spectators) watching") }
         switch model.link {
@@ -108,7 +116,8 @@ public struct ScreenRenderer: Sendable {
 
     private func players(_ state: WireState, model: PlayModel) -> String {
         var parts: [String] = []
-        for seat in Seat.allCases {
+        // One entry per seat: two, or one in a solo room.
+        for seat in Seat.allCases where state.players.indices.contains(seat.index) {
             guard let player = state.players[seat.index] else {
                 parts.append(style.paint("(waiting for a player)", .dim))
                 continue
@@ -125,14 +134,15 @@ public struct ScreenRenderer: Sendable {
     }
 
     private func status(_ state: WireState, model: PlayModel, now: Moment) -> String {
-        let narrator = Narrator(me: model.seat)
+        let narrator = model.narrator
         switch state.phase {
         case .waiting:
             return "  waiting for an opponent to join room \(model.room ?? "")"
         case .reveal:
-            return "  " + style.paint("no match: the cards turn back in a moment", .yellow)
+            return "  " + style.paint("no match: the cards turn back in a moment", .yellow) + gameClock(model, now: now)
         case .peek:
-            return "  " + style.paint("every card is face up for a moment: remember them", .yellow)
+            let left = model.peekMillisecondsLeft(at: now).map { ": \(Narrator.clock(milliseconds: $0)) left" } ?? " for a moment"
+            return "  " + style.paint("every card is face up\(left): remember them", .bold, .yellow)
         case .over:
             let rematch = model.seat == nil ? "" : " · /rematch to play again"
             return "  " + style.paint(narrator.result(of: state).uppercasedFirstWords(), .bold) + rematch
@@ -140,18 +150,26 @@ public struct ScreenRenderer: Sendable {
             guard let turn = state.turn else { return "" }
             var text: String
             if turn == model.seat {
-                let second = state.cardUp != nil ? ": pick the second card" : ": pick a card"
-                text = style.paint("▶ YOUR TURN", .bold, .reverse, .green) + second
+                let ordinals = ["a card", "the second card", "the third card"]
+                let up = state.cardsUp.count
+                text = style.paint("▶ YOUR TURN", .bold, .reverse, .green) + ": pick " + (up < ordinals.count ? ordinals[up] : "a card")
             } else {
                 text = "  " + narrator.turn(of: turn, in: state)
             }
             if let left = model.turnMillisecondsLeft(at: now) {
-                let seconds = (left + 999) / 1000
-                let clock = "\(seconds / 60):\(seconds % 60 < 10 ? "0" : "")\(seconds % 60) left"
+                // With a game clock too, the two are told apart.
+                let clock = Narrator.clock(milliseconds: left) + (model.gameMillisecondsLeft(at: now) == nil ? " left" : " left in the turn")
                 text += "   " + (left <= Self.hurryMilliseconds ? style.paint(clock, .bold, .red) : clock)
             }
-            return text
+            return text + gameClock(model, now: now)
         }
+    }
+
+    /// "   1:43 left in the game" while a game clock runs, in red near the end; "" otherwise.
+    private func gameClock(_ model: PlayModel, now: Moment) -> String {
+        guard let left = model.gameMillisecondsLeft(at: now) else { return "" }
+        let clock = Narrator.clock(milliseconds: left) + " left in the game"
+        return "   " + (left <= Self.gameHurryMilliseconds ? style.paint(clock, .bold, .red) : style.paint(clock, .bold))
     }
 
     /// The board, one line per row. Every card shows its number; the rest of the cell shows what is known.
@@ -167,15 +185,36 @@ public struct ScreenRenderer: Sendable {
                 switch state.cards[index] {
                 case .down:
                     cells.append(style.paint(label, .bold) + " " + style.paint("···", .dim) + "  ")
+                case .up(let face) where state.phase == .peek:
+                    // Every card is up for the peek: shown plainly, not as the cards of a turn.
+                    let (text, pad) = Self.padded(face)
+                    cells.append(style.paint(label, .dim) + " " + style.paint(text, .bold, Self.isRed(face) ? .red : .yellow) + pad + "  ")
                 case .up(let face):
-                    cells.append(style.paint(label, .dim) + " " + style.paint("[\(face)]", .bold, .reverse, .yellow))
+                    let (text, pad) = Self.padded(face)
+                    cells.append(style.paint(label, .dim) + " " + style.paint("[\(text)]", .bold, .reverse, Self.isRed(face) ? .red : .yellow) + pad)
                 case .matched(let face, let seat):
-                    cells.append(style.paint(label, .dim) + " " + style.paint(face + TextStyle.mark(of: seat), TextStyle.color(of: seat)) + " ")
+                    let (text, pad) = Self.padded(face)
+                    let mark = TextStyle.mark(of: seat)
+                    // A red card keeps its red; the mark keeps the color of who took it.
+                    let shown = Self.isRed(face)
+                        ? style.paint(text, .red) + style.paint(mark, TextStyle.color(of: seat))
+                        : style.paint(text + mark, TextStyle.color(of: seat))
+                    cells.append(style.paint(label, .dim) + " " + shown + pad + " ")
                 }
             }
             lines.append(" " + cells.joined(separator: "  "))
         }
         return lines
+    }
+
+    /// A face and the spaces that make it `faceColumns` wide (`A♠` takes two columns, `10♥` three).
+    static func padded(_ face: String) -> (face: String, padding: String) {
+        (face, String(repeating: " ", count: max(0, faceColumns - face.count)))
+    }
+
+    /// Whether the face is a playing card of a red suit (♥ ♦), which card players see in red.
+    static func isRed(_ face: String) -> Bool {
+        PlayingCard(face: face)?.suit.isRed == true
     }
 
     private func chatLine(_ line: PlayModel.ChatLine) -> String {

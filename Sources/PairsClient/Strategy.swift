@@ -4,10 +4,11 @@ import PairsWire
 /// How a bot picks the card to flip.
 ///
 /// A strategy only chooses; it never sends anything. It is asked only when the bot is on turn in a
-/// playing game, and answers with a face-down card of `state`, or nil when there is none.
+/// playing game, and answers with a face-down card of `state`, or nil when there is none. `rules` are the
+/// room's as its messages carry them: nil for a room of the classic game, which sends none.
 public protocol Strategy: Sendable {
     func chooseCard<Generator: RandomNumberGenerator>(
-        in state: WireState, memory: GameMemory, using generator: inout Generator) -> Int?
+        in state: WireState, rules: RuleSet?, memory: GameMemory, using generator: inout Generator) -> Int?
 }
 
 extension WireState {
@@ -16,11 +17,9 @@ extension WireState {
         cards.indices.filter { cards[$0] == .down }
     }
 
-    /// The card turned face up earlier in the current turn, with its face, if there is one.
-    public var cardUp: (card: Int, face: String)? {
-        for (card, view) in cards.enumerated() {
-            if case .up(let face) = view { return (card, face) }
-        }
-        return nil
+    /// The cards face up and not matched, in board order: those turned earlier in the current turn, a
+    /// mismatch on show, or every card during a peek.
+    public var cardsUp: [Int] {
+        cards.indices.filter { if case .up = cards[$0] { true } else { false } }
     }
 }

@@ -14,6 +14,9 @@ public struct TranscriptLine: Sendable, Hashable, CustomStringConvertible {
         case error
         /// News about the connection itself.
         case connection
+        /// A moment when the whole board is worth seeing (every card face up for the peek): plain output
+        /// prints the board after it; the screen always shows the board anyway.
+        case board
     }
 
     public var kind: Kind

@@ -1,14 +1,19 @@
+import PairsRules
+
 /// Card faces seen by a scanner, each given a small number the first time it is seen, so that a state's
 /// cards can be held as numbers (no string per card per state) and compared by number.
 ///
-/// Faces are short words (`cat`, `owl`): any face of up to 7 bytes is packed with its length into one
-/// `UInt64` and looked up by that; longer ones, which the server does not deal today, go through a
-/// dictionary of byte arrays.
+/// Faces are short words (`cat`, `owl`) or playing cards (`10♥`, five bytes): any face of up to 7 bytes is
+/// packed with its length into one `UInt64` and looked up by that; longer ones, which the server does not
+/// deal today, go through a dictionary of byte arrays.
 public struct FaceTable: Sendable {
     private var shortFaces: [UInt64: Int32] = [:]
     private var longFaces: [[UInt8]: Int32] = [:]
     /// Face names by number.
     public private(set) var names: [String] = []
+    /// The playing card each face shows, by number (nil for a word): read once, when the face is first
+    /// met, so a bot playing with a deck of cards never parses a face again.
+    public private(set) var cards: [PlayingCard?] = []
 
     /// Faces kept at most: a board has at most 32 distinct faces, so only a hostile or broken server could
     /// send more, and it should not make the load client grow without bound.
@@ -47,7 +52,9 @@ public struct FaceTable: Sendable {
 
     private mutating func add(_ bytes: UnsafeRawBufferPointer) -> Int32? {
         guard names.count < Self.maxFaces else { return nil }
-        names.append(String(decoding: bytes, as: UTF8.self))
+        let name = String(decoding: bytes, as: UTF8.self)
+        names.append(name)
+        cards.append(PlayingCard(face: name))
         return Int32(names.count - 1)
     }
 }

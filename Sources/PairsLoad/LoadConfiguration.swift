@@ -34,7 +34,7 @@ public struct LoadConfiguration: Sendable, Hashable {
     public var games: Int?
     /// Stop after this many seconds; nil for no limit. A run with neither limit runs 10 seconds.
     public var durationSeconds: Double?
-    /// Games played at once (each one is two connections).
+    /// Games played at once (each one is two connections, or one when the rules are solo).
     public var concurrency = 100
     public var strategy = StrategyKind.memory
     /// Milliseconds each bot waits after a state before flipping.
@@ -63,6 +63,13 @@ public struct LoadConfiguration: Sendable, Hashable {
     /// Games to keep in flight: no more than the games wanted.
     public var gamesInFlight: Int {
         min(concurrency, games ?? concurrency)
+    }
+
+    /// Connections per game: a seat each. A solo game is one player alone in a room of its own; for any
+    /// other rules, two bots face each other. (Asked by the rules sent, not the server's: a run that asks
+    /// for no seat count against a server whose rooms are solo by default sees its second joins refused.)
+    public var connectionsPerGame: Int {
+        rules.seats == .one ? 1 : 2
     }
 
     /// The name of game `index`'s room.

@@ -1,8 +1,8 @@
 import PairsRules
 import PairsWire
 
-/// One of the two connections of a load game: its socket, its line framer, what it has not managed to
-/// send yet, and its pacing. Used only on the runner's queue.
+/// One of the connections of a load game (two, or one in a solo game): its socket, its line framer, what it
+/// has not managed to send yet, and its pacing. Used only on the runner's queue.
 final class LoadConnection {
     enum Status {
         /// Not opened yet (waiting for a slot among the connects in flight).
@@ -18,10 +18,10 @@ final class LoadConnection {
 
     /// The connection's number in the runner, and its epoll token.
     let index: Int
-    /// The game it plays in: connections `2k` and `2k+1` play game `k`.
-    var game: Int { index / 2 }
-    /// The other connection of the game.
-    var partner: Int { index ^ 1 }
+    /// The game it plays in.
+    let game: Int
+    /// The other connection of the game; nil in a solo game.
+    let partner: Int?
 
     var fd: Int32 = -1
     var status = Status.idle
@@ -51,8 +51,10 @@ final class LoadConnection {
     var joinID: Int64 = 0
     var leaveID: Int64 = 0
 
-    init(index: Int, interval: UInt64) {
+    init(index: Int, game: Int, partner: Int?, interval: UInt64) {
         self.index = index
+        self.game = game
+        self.partner = partner
         self.interval = interval
     }
 

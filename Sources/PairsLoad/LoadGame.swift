@@ -5,8 +5,8 @@ import PairsWire
 /// One game of a load run: the room, which connection holds which seat, the latest state, the bots'
 /// memory, and the one flip in flight. Used only on the runner's queue; the runner drives it.
 ///
-/// Both seats are played from here, by the same strategy: each bot would remember exactly the same faces
-/// (both see every state), so one memory serves both.
+/// Both seats (or the one of a solo game) are played from here, by the same strategy: each bot would
+/// remember exactly the same faces (both see every state), so one memory serves both.
 final class LoadGame {
     enum Status {
         /// Connecting and joining; no game has started yet.
@@ -37,8 +37,11 @@ final class LoadGame {
     }
 
     let index: Int
+    /// Its connections, by runner index: one per seat of its rules.
+    let connections: [Int]
     var status = Status.joining
-    /// The connection (by runner index) in each seat, once `joined` said so.
+    /// The connection (by runner index) in each seat, once `joined` said so; -1 for none (not yet, or a
+    /// seat a solo room does not have).
     var seatConnections = [-1, -1]
     /// The latest state of the room, as seat 0's connection read it.
     var state = ScannedState()
@@ -57,8 +60,9 @@ final class LoadGame {
     var holdsReservation = false
     private var requestCounter: Int64 = 0
 
-    init(index: Int, strategy: StrategyKind, seed: UInt64) {
+    init(index: Int, connections: [Int], strategy: StrategyKind, seed: UInt64) {
         self.index = index
+        self.connections = connections
         bot = LoadBot(strategy: strategy)
         generator = SplitMix64(seed: seed)
     }
@@ -83,8 +87,9 @@ final class LoadGame {
         bot.observe(state)
     }
 
-    /// The card the strategy flips now, for whichever seat is on turn.
-    func chooseCard() -> Int? {
-        bot.chooseCard(in: state, using: &generator)
+    /// The card the strategy flips now, for whichever seat is on turn; `faces` is the table of the
+    /// scanner that read the state.
+    func chooseCard(faces: @autoclosure () -> FaceTable) -> Int? {
+        bot.chooseCard(in: state, table: faces(), using: &generator)
     }
 }

@@ -20,13 +20,14 @@ extension LoadRunner {
     }
 
     /// `joined`: the connection has its seat, and so, by elimination, has its partner (the two join the
-    /// same room, under a name nobody else uses).
+    /// same room, under a name nobody else uses). The room's rules come with it, for the bots.
     func receivedJoined(_ joined: Joined, on connection: LoadConnection) {
         guard let seat = joined.seat else { return }
         connection.seat = seat
         let game = games[connection.game]
         game.seatConnections[seat.index] = connection.index
-        game.seatConnections[seat.opponent.index] = connection.partner
+        if let partner = connection.partner { game.seatConnections[seat.opponent.index] = partner }
+        if game.bot.rules != joined.rules { game.bot.play(by: joined.rules) }
     }
 
     // MARK: States
@@ -44,7 +45,16 @@ extension LoadRunner {
         case .playing:
             game.status = .playing
             // One flip at a time: the next is decided on the state that answers the last one.
-            if game.outstanding == nil { plan(game, now: now) }
+            guard game.outstanding == nil else { break }
+            if game.bot.mayRunOutOfSets, state.eventKind == .match {
+                // The match may have left no set to make: then the server's next state, in the same write,
+                // ends the game (`exhausted`), and a flip sent now would only be refused. Decided once the
+                // lines read with this one are handled (a timer due now runs after them).
+                game.generation &+= 1
+                schedule(at: now, .replan, target: game.index, generation: game.generation)
+            } else {
+                plan(game, now: now)
+            }
         case .over:
             dropPlan(of: game, now: now)
             if state.game > game.finishedGame {
@@ -72,7 +82,7 @@ extension LoadRunner {
         dropPlan(of: game, now: now)
         guard let seat = game.state.turn else { return }
         let index = game.seatConnections[seat.index]
-        guard index >= 0, connections[index].status == .open, let card = game.chooseCard() else { return }
+        guard index >= 0, connections[index].status == .open, let card = game.chooseCard(faces: scanner.faces) else { return }
         let connection = connections[index]
         var intended = now + thinkNanoseconds
         if connection.interval > 0 { intended = max(intended, connection.nextPacedSend) }
@@ -222,7 +232,7 @@ extension LoadRunner {
         liveGames -= 1
         recordUnfinishedFlips(of: game, now: now)
         game.generation &+= 1
-        for index in [2 * game.index, 2 * game.index + 1] {
+        for index in game.connections {
             let connection = connections[index]
             switch connection.status {
             case .open: beginLeaving(connection, now: now)

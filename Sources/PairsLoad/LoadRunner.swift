@@ -7,8 +7,9 @@ import PairsPolling
 import PairsRules
 import PairsWire
 
-/// Runs a load test: opens two connections per game, keeps `concurrency` games between bots going over real
-/// TCP until enough games have finished or the time is up, measures every flip, and reports.
+/// Runs a load test: opens two connections per game (one for solo rules), keeps `concurrency` games between
+/// bots going over real TCP until enough games have finished or the time is up, measures every flip, and
+/// reports.
 ///
 /// How it is built, and why (the load client must cost less CPU than the server it drives, or it measures
 /// itself):
@@ -21,7 +22,7 @@ import PairsWire
 ///   behind one Dispatch timer armed for the earliest.
 /// - A game is driven from the connection in seat 0 only: both players receive the same state lines, so
 ///   they are scanned once (`StateScanner`, no JSON tree), and seat 1's stream is only checked for the
-///   lines that are not states (errors, `joined`, `bye`), by their first bytes.
+///   lines that are not states (errors, `joined`, `bye`), by their first bytes. A solo game has seat 0 only.
 /// - A flip goes out with hand-written bytes from one reused buffer; the rare requests (join, rematch,
 ///   leave) use the general `RequestEncoder`.
 public final class LoadRunner: @unchecked Sendable {
@@ -95,7 +96,7 @@ public final class LoadRunner: @unchecked Sendable {
     /// Resolves the server's address and checks the descriptor limit; nothing connects until `start`.
     public init(configuration: LoadConfiguration) throws(LoadError) {
         self.configuration = configuration
-        let needed = 2 * configuration.gamesInFlight + LoadConfiguration.reservedDescriptors
+        let needed = configuration.connectionsPerGame * configuration.gamesInFlight + LoadConfiguration.reservedDescriptors
         let limit = FileLimit.current()
         guard needed <= limit else { throw .tooFewDescriptors(needed: needed, limit: limit) }
         address = try ServerAddress.resolve(host: configuration.host, port: configuration.port)
@@ -142,12 +143,16 @@ public final class LoadRunner: @unchecked Sendable {
         let interval = configuration.ratePerConnection.map { UInt64(1_000_000_000 / $0) } ?? 0
         let count = configuration.gamesInFlight
         var seeds = SplitMix64(seed: configuration.seed)
+        let perGame = configuration.connectionsPerGame
         for index in 0..<count {
-            let game = LoadGame(index: index, strategy: configuration.strategy, seed: seeds.next())
+            let mine = Array(perGame * index..<perGame * (index + 1))
+            let game = LoadGame(index: index, connections: mine, strategy: configuration.strategy, seed: seeds.next())
             game.holdsReservation = true
             games.append(game)
-            connections.append(LoadConnection(index: 2 * index, interval: interval))
-            connections.append(LoadConnection(index: 2 * index + 1, interval: interval))
+            for connection in mine {
+                let partner = mine.first { $0 != connection }
+                connections.append(LoadConnection(index: connection, game: index, partner: partner, interval: interval))
+            }
         }
         gamesReserved = count
         liveGames = count
@@ -248,7 +253,7 @@ public final class LoadRunner: @unchecked Sendable {
         report.strategy = configuration.strategy.rawValue
         report.thinkMilliseconds = configuration.thinkMilliseconds
         report.durationSeconds = Double(stopTime - startTime) / 1e9
-        report.connectionsRequested = 2 * configuration.gamesInFlight
+        report.connectionsRequested = connections.count
         report.counts = statistics
         report.cpuSeconds = stopCPU - startCPU
         if let start = startServerCPU, let stop = stopServerCPU { report.serverCPUSeconds = stop - start }

@@ -20,7 +20,9 @@ enum BotCommand {
 
     \(RuleFlags.usage(heading: "  The room's rules, if the bot creates it (default: the server's):"))
 
-    Prints one line per finished game, such as "game 3: bot-memory 5 - 3 ann (won)", then a total.
+    Prints one line per finished game, such as "game 3: bot-memory 5 - 3 ann (won)" (solo: "game 3:
+    bot-memory cleared the board, 12 points (won)"), then a total. It plays by the rules of the room it is
+    in, whatever it asked for.
     Exits 0 once its games are played, 1 if it cannot connect or loses the server, 2 on a bad option.
     """
 

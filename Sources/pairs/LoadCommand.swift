@@ -12,14 +12,15 @@ enum LoadCommand {
     usage: pairs load [options]
 
     Plays many games at once between bots over real TCP, measures every flip, and prints a summary.
-    Connections 2k and 2k+1 play game k in room PREFIXk; games are rematched as they end.
+    Connections 2k and 2k+1 play game k in room PREFIXk; games are rematched as they end. With --solo,
+    connection k plays game k alone in room PREFIXk.
 
       --host HOST         server to load: a name, an IPv4 or an IPv6 address (default localhost)
       --port N            server port (default 7777)
       --games N           stop once N games have finished
       --duration S        stop after S seconds (default 10 when --games is not given; with both, whichever
                           comes first)
-      --concurrency C     games at once, 2 connections each (default 100)
+      --concurrency C     games at once, 2 connections each, 1 with --solo (default 100)
       --strategy NAME     memory or random (default memory)
       --think-ms MS       milliseconds a bot waits after a state before flipping, 0-\(LoadConfiguration.maxThinkMilliseconds) (default 0)
       --rate R            requests per second per connection at most (default: no limit)

@@ -145,98 +145,10 @@ func botRejoinsAfterLosingItsSeat() {
     #expect(machine.seat == nil)
 }
 
-/// Two bot machines at one table, with the real rules in between and no sockets: every request is
-/// applied to a `Match` the way the server would, and every state goes to both bots.
-private struct Table {
-    var match = Match(rules: RuleSet(pairs: 4, turnSeconds: 0, revealMilliseconds: 0, againOnMatch: true),
-                      graceMilliseconds: 60_000, seed: 99)
-    var bots: [BotMachine]
-    var seats: [Seat?] = [nil, nil]
-    var records: [[GameRecord]] = [[], []]
-    var finished: [BotFinish?] = [nil, nil]
-    var inbox: [(bot: Int, input: BotInput)] = []
-    var nextID: Int64 = 1
-    var now = Moment(milliseconds: 0)
-    /// Whether states go out as a server that leaves out everything optional sends them: events of only
-    /// their kind, and no ids.
-    var sendsBareEvents = false
-
-    init(games: Int, strategies: [StrategyKind]) {
-        bots = strategies.enumerated().map { index, strategy in
-            BotMachine(configuration: BotConfiguration(room: "table", games: games, strategy: strategy, thinkMilliseconds: 0,
-                                                       name: "bot\(index)", seed: UInt64(index + 1)))
-        }
-    }
-
-    mutating func run(maxSteps: Int) -> Int {
-        inbox = [(0, .ready), (1, .ready)]
-        var steps = 0
-        while !inbox.isEmpty, steps < maxSteps {
-            let (index, input) = inbox.removeFirst()
-            steps += 1
-            for action in bots[index].handle(input) { perform(action, of: index) }
-        }
-        return steps
-    }
-
-    private mutating func perform(_ action: BotAction, of index: Int) {
-        switch action {
-        case .think(let seq): inbox.append((index, .thoughtElapsed(aboutState: seq)))
-        case .report(let record): records[index].append(record)
-        case .finish(let finish): finished[index] = finish
-        case .send(let message):
-            let id = RequestID.integer(nextID)
-            nextID += 1
-            inbox.append((index, .sent(message, id: id)))
-            apply(message, id: id, from: index)
-        }
-    }
-
-    private mutating func apply(_ message: ClientMessage, id: RequestID, from index: Int) {
-        now = now.adding(milliseconds: 10)
-        do throws(MoveError) {
-            switch message {
-            case .join:
-                let (seat, states) = try match.join(name: "bot\(index)", at: now)
-                seats[index] = seat
-                inbox.append((index, .message(.joined(Joined(room: "table", seat: seat, token: "t\(index)", id: id)))))
-                broadcast(states, id: id)
-            case .flip(let card):
-                guard let seat = seats[index] else { return }
-                broadcast(try match.flip(card: card, by: seat, at: now), id: id)
-            case .rematch:
-                guard let seat = seats[index] else { return }
-                broadcast(try match.requestRematch(by: seat, at: now), id: id)
-            case .leave:
-                guard let seat = seats[index] else { return }
-                seats[index] = nil
-                broadcast(try match.leave(seat: seat, at: now), id: id)
-            default:
-                break
-            }
-        } catch {
-            inbox.append((index, .message(.error(RequestError(.badCard, error.description, id: id)))))
-        }
-    }
-
-    private mutating func broadcast(_ states: [PublicState], id: RequestID) {
-        for state in states {
-            var message = StateMessage(room: "table", spectators: 0, state: state, id: id)
-            if sendsBareEvents {
-                message.state.event = StateEvent(kind: message.state.event.kind)
-                message.id = nil
-            }
-            for index in bots.indices where seats[index] != nil {
-                inbox.append((index, .message(.state(message))))
-            }
-        }
-    }
-}
-
 @Test("two bots play a series to the end against the real rules, and every game adds up, also when events are only their kind and carry no id",
       arguments: [[StrategyKind.memory, .memory], [.memory, .random], [.random, .random]], [false, true])
 func botsPlayASeriesAgainstTheRules(strategies: [StrategyKind], bareEvents: Bool) {
-    var table = Table(games: 10, strategies: strategies)
+    var table = BotTable(games: 10, strategies: strategies)
     table.sendsBareEvents = bareEvents
     let steps = table.run(maxSteps: 100_000)
     #expect(steps < 100_000, "the table never went quiet")
@@ -257,7 +169,7 @@ func botsPlayASeriesAgainstTheRules(strategies: [StrategyKind], bareEvents: Bool
 
 @Test("a memory bot beats a random one over a long series")
 func memoryBeatsRandom() {
-    var table = Table(games: 60, strategies: [.memory, .random])
+    var table = BotTable(games: 60, strategies: [.memory, .random])
     _ = table.run(maxSteps: 1_000_000)
     let wins = table.records[0].count { $0.result == .won }
     let losses = table.records[0].count { $0.result == .lost }

@@ -6,27 +6,60 @@ import PairsServer
 import Testing
 import PairsTestSupport
 
-@Test("two pairs bot processes play 25 full games against a server: every game ends and the scores add up",
-      .timeLimit(.minutes(3)))
-func botsPlayTwentyFiveGames() async throws {
-    let pairs = try Tools.pairs()
+@Test("two pairs bot processes play full games against a server, classic and three-card Matchismo with playing cards: every game ends and both tell it alike",
+      .timeLimit(.minutes(3)), arguments: [
+          ([String](), 25, 2 as Int?),
+          // Matchismo's scores are anything (flips cost, matches earn): only that they mirror is checked.
+          (["--match", "3", "--deck", "cards", "--scoring", "matchismo", "--pairs", "6"], 8, nil),
+      ])
+func botsPlayFullGames(rules: [String], games: Int, pairs: Int?) async throws {
+    let pairsBinary = try Tools.pairs()
     let server = try startServer(pairs: 2, revealMilliseconds: 0, seed: nil)
     defer { server.stop() }
-    let common = ["--host", "127.0.0.1", "--port", String(server.port), "--room", "many", "--games", "25", "--think-ms", "0"]
-    let alpha = try Subprocess(pairs, ["bot"] + common + ["--name", "alpha", "--strategy", "memory", "--seed", "1"])
+    let common = ["--host", "127.0.0.1", "--port", String(server.port), "--room", "many", "--games", String(games), "--think-ms", "0"]
+        + rules
+    let alpha = try Subprocess(pairsBinary, ["bot"] + common + ["--name", "alpha", "--strategy", "memory", "--seed", "1"])
     defer { alpha.terminate() }
-    let beta = try Subprocess(pairs, ["bot"] + common + ["--name", "beta", "--strategy", "random", "--seed", "2"])
+    let beta = try Subprocess(pairsBinary, ["bot"] + common + ["--name", "beta", "--strategy", "random", "--seed", "2"])
     defer { beta.terminate() }
 
     #expect(try await alpha.waitForExit(timeout: .seconds(150)) == 0, "alpha: \(alpha.errorText)")
     #expect(try await beta.waitForExit(timeout: .seconds(30)) == 0, "beta: \(beta.errorText)")
 
     #expect(seriesDisagreements(alpha.lines.compactMap(GameLine.init), beta.lines.compactMap(GameLine.init),
-                                names: ("alpha", "beta"), games: 25, pairs: 2) == [])
-    #expect(alpha.lines.last?.hasPrefix("total: 25 games") == true)
-    // Even without thinking, the bots keep under the server's rate limit.
-    #expect(!alpha.errorText.contains("rate limiting") && !beta.errorText.contains("rate limiting"))
-    #expect(server.statistics().gamesFinished == 25)
+                                names: ("alpha", "beta"), games: games, pairs: pairs) == [])
+    #expect(alpha.lines.last?.hasPrefix("total: \(games) games") == true)
+    // Even without thinking, the bots keep under the server's rate limit, and nothing else goes wrong.
+    #expect(alpha.errorText.isEmpty && beta.errorText.isEmpty, "\(alpha.errorText)\(beta.errorText)")
+    #expect(server.statistics().gamesFinished == games)
+}
+
+@Test("pairs bot --solo plays solo games to the end: cleared without a clock, time's up against a short one",
+      .timeLimit(.minutes(2)))
+func botPlaysSoloGames() async throws {
+    let pairs = try Tools.pairs()
+    let server = try startServer(pairs: 3, revealMilliseconds: 0, seed: nil)
+    defer { server.stop() }
+    let common = ["--host", "127.0.0.1", "--port", String(server.port), "--games", "3", "--solo"]
+    let clearing = try Subprocess(pairs, ["bot"] + common + ["--think-ms", "0", "--name", "sol", "--seed", "1"])
+    defer { clearing.terminate() }
+    // Sixteen cards at 300 ms a flip take at least 4.8 s: a one-second clock always runs out first.
+    let hurried = try Subprocess(pairs, ["bot"] + common + ["--think-ms", "300", "--game-seconds", "1", "--pairs", "8",
+                                                            "--name", "dash", "--seed", "2"])
+    defer { hurried.terminate() }
+
+    #expect(try await clearing.waitForExit(timeout: .seconds(60)) == 0, "sol: \(clearing.errorText)")
+    #expect(try await hurried.waitForExit(timeout: .seconds(60)) == 0, "dash: \(hurried.errorText)")
+    let cleared = clearing.lines.compactMap(SoloLine.init)
+    #expect(cleared.map(\.number) == [1, 2, 3])
+    #expect(cleared.allSatisfy { $0.name == "sol" && $0.how == "cleared the board" && $0.points == 3 && $0.result == "won" },
+            "\(clearing.lines)")
+    #expect(clearing.lines.last == "total: 3 games, 3 won, 0 lost, 0 drawn")
+    let timedOut = hurried.lines.compactMap(SoloLine.init)
+    #expect(timedOut.count == 3)
+    #expect(timedOut.allSatisfy { $0.how == "did not clear the board, time's up" && $0.result == "lost" }, "\(hurried.lines)")
+    #expect(hurried.lines.last == "total: 3 games, 0 won, 3 lost, 0 drawn")
+    #expect(server.statistics().gamesFinished == 6)
 }
 
 @Test("pairs bot plays full games against a server whose events are just their kind, and that sends fields, event kinds and messages it does not know, and says so once",

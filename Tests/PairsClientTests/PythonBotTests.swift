@@ -5,15 +5,22 @@ import Glibc
 import Testing
 import PairsTestSupport
 
-@Test("the Python bot plays full games against pairs bot, and both report the same games",
-      Tools.needs("python3"), .timeLimit(.minutes(2)), arguments: ["memory", "random"])
-func pythonBotPlaysPairsBot(strategy: String) async throws {
-    let python = try Tools.external("python3")
-    let script = Tools.clientsDirectory.appendingPathComponent("python/pairs_bot.py")
+/// python3 and the bot's script.
+private func pythonBotFiles() throws -> (python: URL, script: URL) {
+    (try Tools.external("python3"), Tools.clientsDirectory.appendingPathComponent("python/pairs_bot.py"))
+}
+
+@Test("the Python bot plays full games against pairs bot, classic or three-card Matchismo with playing cards, and both report the same games",
+      Tools.needs("python3"), .timeLimit(.minutes(2)), arguments: [
+          ("memory", [String]()), ("random", []),
+          ("memory", ["--match", "3", "--deck", "cards", "--scoring", "matchismo", "--pairs", "5", "--again-on-match", "false"]),
+      ])
+func pythonBotPlaysPairsBot(strategy: String, rules: [String]) async throws {
+    let (python, script) = try pythonBotFiles()
     let server = try startServer(pairs: 3, revealMilliseconds: 0, seed: nil)
     defer { server.stop() }
     let room = "python-\(strategy)"
-    let common = ["--host", "127.0.0.1", "--port", String(server.port), "--room", room, "--games", "6", "--think-ms", "0"]
+    let common = ["--host", "127.0.0.1", "--port", String(server.port), "--room", room, "--games", "6", "--think-ms", "0"] + rules
     let swiftBot = try Subprocess(try Tools.pairs(), ["bot"] + common + ["--name", "swift", "--seed", "3"])
     defer { swiftBot.terminate() }
     let pythonBot = try Subprocess(python, [script.path] + common + ["--strategy", strategy, "--name", "snake", "--seed", "4"])
@@ -21,23 +28,51 @@ func pythonBotPlaysPairsBot(strategy: String) async throws {
 
     #expect(try await pythonBot.waitForExit(timeout: .seconds(60)) == 0, "python: \(pythonBot.errorText)")
     #expect(try await swiftBot.waitForExit(timeout: .seconds(30)) == 0, "swift: \(swiftBot.errorText)")
-    let pythonGames = pythonBot.lines.compactMap(GameLine.init)
-    let swiftGames = swiftBot.lines.compactMap(GameLine.init)
-    #expect(pythonGames.count == 6)
-    #expect(swiftGames.count == 6)
-    for (snake, swift) in zip(pythonGames, swiftGames) {
-        #expect(snake.name == "snake" && snake.opponent == "swift")
-        #expect(snake.score + snake.opponentScore == 3)
-        #expect(snake.score == swift.opponentScore && snake.opponentScore == swift.score)
-    }
+    // With classic scoring a point is a set: the scores cover the board. Matchismo's are anything.
+    #expect(seriesDisagreements(pythonBot.lines.compactMap(GameLine.init), swiftBot.lines.compactMap(GameLine.init),
+                                names: ("snake", "swift"), games: 6, pairs: rules.isEmpty ? 3 : nil) == [])
     #expect(pythonBot.lines.last?.hasPrefix("total: 6 games") == true)
+    // A variant is nothing unknown to it: nothing is said on stderr.
+    #expect(pythonBot.errorText.isEmpty, "\(pythonBot.errorText)")
+}
+
+@Test("the Python bot plays solo games with the rule flags it shares with pairs bot, and says how each ended",
+      Tools.needs("python3"), .timeLimit(.minutes(2)))
+func pythonBotPlaysSolo() async throws {
+    let (python, script) = try pythonBotFiles()
+    let server = try startServer(pairs: 3, revealMilliseconds: 0, seed: nil)
+    defer { server.stop() }
+    let bot = try Subprocess(python, [script.path, "--host", "127.0.0.1", "--port", String(server.port), "--games", "3",
+                                      "--think-ms", "0", "--solo", "--deck", "cards", "--pairs", "6", "--peek-ms", "200",
+                                      "--name", "snake", "--seed", "4"])
+    defer { bot.terminate() }
+    #expect(try await bot.waitForExit(timeout: .seconds(60)) == 0, "python: \(bot.errorText)")
+    let games = bot.lines.compactMap(SoloLine.init)
+    #expect(games.map(\.number) == [1, 2, 3], "\(bot.lines)")
+    for game in games {
+        #expect(game.name == "snake")
+        // Won means cleared; a deal of playing cards that cannot be cleared ends when no set is left.
+        #expect((game.result == "won" && game.how == "cleared the board" && game.points == 6)
+                || (game.result == "lost" && game.how == "did not clear the board, no set left"), "\(game)")
+    }
+    #expect(bot.lines.last?.hasPrefix("total: 3 games, ") == true)
+    #expect(server.statistics().gamesFinished == 3)
+}
+
+@Test("the Python bot refuses rule flags that contradict each other, before it connects", Tools.needs("python3"),
+      arguments: [["--solo", "--seats", "2"], ["--flip-cost", "3"], ["--match", "4"], ["--again-on-match", "maybe"]])
+func pythonBotRefusesBadRules(arguments: [String]) async throws {
+    let (python, script) = try pythonBotFiles()
+    let bot = try Subprocess(python, [script.path, "--port", "1"] + arguments)
+    defer { bot.terminate() }
+    #expect(try await bot.waitForExit() == 2)
+    #expect(bot.errorText.contains("usage: pairs_bot.py"), "\(bot.errorText)")
 }
 
 @Test("the Python bot plays full games against a server whose events are just their kind, and that sends fields, event kinds and messages it does not know, and says so once",
       Tools.needs("python3"), .timeLimit(.minutes(2)))
 func pythonBotPlaysAForeignServer() async throws {
-    let python = try Tools.external("python3")
-    let script = Tools.clientsDirectory.appendingPathComponent("python/pairs_bot.py")
+    let (python, script) = try pythonBotFiles()
     let foreign = try ForeignServer(pairs: 3)
     defer { foreign.stop() }
     let common = ["--host", "127.0.0.1", "--port", String(foreign.port), "--room", "foreign", "--games", "4", "--think-ms", "0"]
@@ -56,8 +91,7 @@ func pythonBotPlaysAForeignServer() async throws {
 
 @Test("the Python bot exits 1 with a message when it cannot connect", Tools.needs("python3"))
 func pythonBotCannotConnect() async throws {
-    let python = try Tools.external("python3")
-    let script = Tools.clientsDirectory.appendingPathComponent("python/pairs_bot.py")
+    let (python, script) = try pythonBotFiles()
     let (socket, port) = try refusingPort()
     defer { close(socket) }
     let bot = try Subprocess(python, [script.path, "--host", "127.0.0.1", "--port", String(port), "--games", "1"])

@@ -21,18 +21,6 @@ private func midGame() -> PlayModel {
     return model
 }
 
-/// `text` without its escape sequences, as a person sees it on a monochrome terminal.
-private func visible(_ text: String) -> String {
-    var result = ""
-    var inEscape = false
-    for character in text {
-        if character == "\u{1B}" { inEscape = true; continue }
-        if inEscape { if character.isLetter { inEscape = false }; continue }
-        result.append(character)
-    }
-    return result
-}
-
 @Test("the screen shows the room, both names and scores, whose turn with the clock, the board, events and chat")
 func screenShowsTheGame() {
     let lines = ScreenRenderer(style: colors, rows: 40, columns: 100).render(midGame(), at: Moment(milliseconds: 2_000)).map(visible)

@@ -23,7 +23,7 @@ func memoryTakesKnownPair() {
     memory.observe(makeState(cards: [.down, .down, .down, .down, .up(face: "cat"), .down]))
     let state = makeState(cards: Array(repeating: .down, count: 6))
     var generator = SplitMix64(seed: 1)
-    #expect(MemoryStrategy().chooseCard(in: state, memory: memory, using: &generator) == 1)
+    #expect(MemoryStrategy().chooseCard(in: state, rules: nil, memory: memory, using: &generator) == 1)
 }
 
 @Test("with one card up, the memory strategy flips its partner when it has seen it")
@@ -33,7 +33,7 @@ func memoryFlipsKnownPartner() {
     let state = makeState(cards: [.down, .down, .down, .down, .up(face: "dog"), .down])
     memory.observe(state)
     var generator = SplitMix64(seed: 1)
-    #expect(MemoryStrategy().chooseCard(in: state, memory: memory, using: &generator) == 2)
+    #expect(MemoryStrategy().chooseCard(in: state, rules: nil, memory: memory, using: &generator) == 2)
 }
 
 @Test("without a known pair or partner, the memory strategy flips a card it has never seen", arguments: 0..<20)
@@ -42,23 +42,23 @@ func memoryExploresUnseenCards(seed: UInt64) {
     memory.observe(makeState(cards: [.up(face: "ant"), .up(face: "bee"), .down, .down, .matched(face: "cow", by: .first), .matched(face: "cow", by: .first)]))
     let firstFlip = makeState(cards: [.down, .down, .down, .down, .matched(face: "cow", by: .first), .matched(face: "cow", by: .first)])
     var generator = SplitMix64(seed: seed)
-    let first = MemoryStrategy().chooseCard(in: firstFlip, memory: memory, using: &generator)
+    let first = MemoryStrategy().chooseCard(in: firstFlip, rules: nil, memory: memory, using: &generator)
     #expect(first == 2 || first == 3)
     // One card up whose partner is unknown: still explore, never turn a card known to differ.
     let secondFlip = makeState(cards: [.down, .down, .up(face: "elk"), .down, .matched(face: "cow", by: .first), .matched(face: "cow", by: .first)])
     memory.observe(secondFlip)
-    #expect(MemoryStrategy().chooseCard(in: secondFlip, memory: memory, using: &generator) == 3)
+    #expect(MemoryStrategy().chooseCard(in: secondFlip, rules: nil, memory: memory, using: &generator) == 3)
 }
 
 @Test("the random strategy only ever picks a face-down card, and nothing when none is left", arguments: 0..<20)
 func randomPicksFaceDownCards(seed: UInt64) {
     var generator = SplitMix64(seed: seed)
     let state = makeState(cards: [.matched(face: "a", by: .first), .down, .up(face: "b"), .down, .matched(face: "a", by: .first), .down])
-    let card = RandomStrategy().chooseCard(in: state, memory: GameMemory(), using: &generator)
+    let card = RandomStrategy().chooseCard(in: state, rules: nil, memory: GameMemory(), using: &generator)
     #expect(card.map { [1, 3, 5].contains($0) } == true)
     let cleared = makeState(cards: [.matched(face: "a", by: .first), .matched(face: "a", by: .first)])
-    #expect(RandomStrategy().chooseCard(in: cleared, memory: GameMemory(), using: &generator) == nil)
-    #expect(MemoryStrategy().chooseCard(in: cleared, memory: GameMemory(), using: &generator) == nil)
+    #expect(RandomStrategy().chooseCard(in: cleared, rules: nil, memory: GameMemory(), using: &generator) == nil)
+    #expect(MemoryStrategy().chooseCard(in: cleared, rules: nil, memory: GameMemory(), using: &generator) == nil)
 }
 
 @Test("strategies are chosen by the names the command line uses")

@@ -1,10 +1,11 @@
 import PairsClient
 @testable import PairsLoad
 import PairsRules
+import PairsTestSupport
 import PairsWire
 import Testing
 
-@Test("LoadBot picks exactly the card PairsClient's strategy picks, state after state, with the same seed",
+@Test("LoadBot picks exactly the card PairsClient's strategy picks, state after state of games of every variant, with the same seed",
       arguments: StrategyKind.allCases)
 func sameChoicesAsPairsClient(strategy kind: StrategyKind) {
     let strategy = kind.makeStrategy()
@@ -15,19 +16,24 @@ func sameChoicesAsPairsClient(strategy kind: StrategyKind) {
     var scanner = StateScanner()
     var scanned = ScannedState()
     var decisions = 0
+    var variants = Set<Variant>()
     for message in playedStates {
         let line = ServerMessageEncoder.encode(.state(message)).dropLast()
         let ok = line.withUnsafeBytes { scanner.scan($0, into: &scanned) }
         #expect(ok)
         memory.observe(message.state)
+        // The room's rules reach the load client in `joined`, and the rounds are rooms of their own.
+        if bot.rules != message.rules { bot.play(by: message.rules) }
         bot.observe(scanned)
         guard message.state.phase == .playing else { continue }
-        let expected = strategy.chooseCard(in: message.state, memory: memory, using: &reference)
-        let chosen = bot.chooseCard(in: scanned, using: &generator)
+        let expected = strategy.chooseCard(in: message.state, rules: message.rules, memory: memory, using: &reference)
+        let chosen = bot.chooseCard(in: scanned, table: scanner.faces, using: &generator)
         #expect(chosen == expected, "seq \(message.state.seq) of game \(message.state.game)")
         decisions += 1
+        variants.insert(message.rules?.variant ?? .classic)
     }
     #expect(decisions > 1000)
+    #expect(variants == Set(everyVariantForTests))
 }
 
 @Test("A memory bot takes a pair it has seen, and the partner of a card turned up")
@@ -46,11 +52,11 @@ func memoryBotUsesItsMemory() {
     }
     // Seen: 0 ape, 1 ant (a mismatch), then 2 ape: its partner is 0.
     bot.observe(state(["ape", "ant", "down", "down"]))
-    #expect(bot.chooseCard(in: state(["down", "down", "ape", "down"]), using: &generator) == 0)
+    #expect(bot.chooseCard(in: state(["down", "down", "ape", "down"]), table: scanner.faces, using: &generator) == 0)
     // With nothing up, 3 ant and the remembered 1 ant make a known pair: flip 1 first.
     bot.observe(state(["down", "down", "down", "ant"]))
-    #expect(bot.chooseCard(in: state(["down", "down", "down", "down"]), using: &generator) == 1)
+    #expect(bot.chooseCard(in: state(["down", "down", "down", "down"]), table: scanner.faces, using: &generator) == 1)
     // A new game forgets everything: only unseen cards, so any of them.
     bot.observe(state(["down", "down", "down", "down"], game: 2))
-    #expect(bot.chooseCard(in: state(["down", "down", "down", "down"], game: 2), using: &generator) != nil)
+    #expect(bot.chooseCard(in: state(["down", "down", "down", "down"], game: 2), table: scanner.faces, using: &generator) != nil)
 }

@@ -89,6 +89,33 @@ struct LoadCommandTests {
         #expect(server.statistics().gamesFinished == 20)
     }
 
+    @Test("pairs load plays the variant its rule flags ask for, a solo game on one connection of its own, and finishes its games without an error",
+          arguments: [
+              (["--match", "3", "--deck", "cards", "--scoring", "matchismo"], 2),
+              (["--deck", "cards", "--pairs", "10", "--again-on-match", "false", "--peek-ms", "50"], 2),
+              (["--solo", "--deck", "cards", "--match", "3", "--pairs", "6"], 1),
+              (["--solo", "--game-seconds", "60", "--scoring", "matchismo"], 1),
+          ])
+    func variants(flags: [String], connectionsPerGame: Int) throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let run = try PairsRun(["load", "--host", "127.0.0.1", "--port", "\(server.port)", "--games", "12",
+                                "--concurrency", "4", "--json"] + flags, within: 60)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        let summary = try #require(object, "stdout: \(run.stdout)")
+        #expect(summary["games"] as? Int == 12)
+        #expect(summary["games_abandoned"] as? Int == 0 && summary["games_forfeited"] as? Int == 0)
+        #expect((summary["flips"] as? Int ?? 0) > 0)
+        #expect(summary["flips_refused"] as? Int == 0)
+        #expect((summary["errors"] as? [String: Any])?.isEmpty == true, "\(summary["errors"] ?? "")")
+        #expect(summary["unreadable_lines"] as? Int == 0)
+        let connections = try #require(summary["connections"] as? [String: Int])
+        let requested = 4 * connectionsPerGame
+        #expect(connections == ["requested": requested, "opened": requested, "failed": 0, "dropped": 0])
+        #expect(server.statistics().gamesFinished == 12)
+    }
+
     @Test("pairs load --duration prints progress lines on stderr and a human summary on stdout, and ends on time")
     func durationAndProgress() throws {
         let server = try startServer()
@@ -133,7 +160,8 @@ struct LoadCommandTests {
         let run = try PairsRun(["load", "--help"], within: 10)
         #expect(run.status == 0)
         for option in ["--host", "--port", "--games", "--duration", "--concurrency", "--strategy", "--think-ms", "--pairs",
-                       "--reveal-ms", "--turn-seconds", "--rate", "--room-prefix", "--server-pid", "--json"] {
+                       "--reveal-ms", "--turn-seconds", "--rate", "--room-prefix", "--server-pid", "--json", "--solo", "--match",
+                       "--deck", "--scoring", "--game-seconds", "--peek-ms"] {
             #expect(run.stdout.contains(option))
         }
         for key in LoadReport.jsonKeys { #expect(run.stdout.contains(key), "\(key) is not documented") }

@@ -78,6 +78,20 @@ func statesCoverEveryShape() {
     #expect(playedStates.contains { $0.state.cards.count == 2 * RuleSet.pairsLimits.upperBound })
 }
 
+@Test("The states compared hold every field the variants add: rules, the game clock, Matchismo's points, sets of three, the peek")
+func statesCoverTheVariants() {
+    let text = encodedLines.map { String(decoding: $0, as: UTF8.self) }
+    for field in [#""rules":{"#, #""game_ms_left":"#, #""points":"#, #""phase":"peek""#, #""kind":"time_up""#, #""kind":"exhausted""#] {
+        #expect(text.contains { $0.contains(field) }, "no state holds \(field)")
+    }
+    #expect(playedStates.contains { $0.state.event.cards?.count == 3 })
+    #expect(playedStates.contains { $0.state.players.count == 1 })
+    // Playing cards, whose faces (`10♥`) are not ASCII.
+    #expect(playedStates.contains { $0.state.cards.contains { card in
+        if case .up(let face) = card { PlayingCard(face: face)?.rank == .ten } else { false }
+    } })
+}
+
 @Test("The scanner reads every state the rules produce exactly as ServerMessageDecoder does")
 func scannerMatchesDecoder() throws {
     var scanner = StateScanner()
