@@ -123,7 +123,7 @@ public struct BotMachine: Sendable {
             thinkingAbout = nil
         }
         var actions: [BotAction] = []
-        if state.phase == .over, lastRecordedGame != state.game, let record = GameRecord(number: gamesPlayed + 1, state: state, seat: seat) {
+        if state.endsGame, lastRecordedGame != state.game, let record = GameRecord(number: gamesPlayed + 1, state: state, seat: seat) {
             lastRecordedGame = state.game
             gamesPlayed += 1
             actions.append(.report(record))

@@ -49,9 +49,9 @@ public struct GameRecord: Sendable, Hashable, CustomStringConvertible {
         self.solo = solo
     }
 
-    /// The record of the game that ended in `state`, from `seat`'s side; nil unless the game is over.
+    /// The record of the game that ended in `state`, from `seat`'s side; nil unless `state` ends the game.
     public init?(number: Int, state: WireState, seat: Seat) {
-        guard state.phase == .over, let outcome = state.outcome else { return nil }
+        guard state.endsGame, let outcome = state.outcome else { return nil }
         guard state.players.indices.contains(seat.index) else { return nil }
         let me = state.players[seat.index]
         let isSolo = state.players.count == 1

@@ -192,7 +192,7 @@ public struct PlayModel: Sendable {
         if next.phase == .playing, let turn = next.turn, Self.startsTurn(next.event.kind) {
             lines.append(TranscriptLine(.turn, narrator.turn(of: turn, in: next)))
         }
-        if next.phase == .over, previous?.phase != .over {
+        if next.endsGame, previous?.endsGame != true {
             lines.append(TranscriptLine(.event, Narrator.series(of: next)))
             if seat != nil { lines.append(TranscriptLine(.notice, "type /rematch to play again, /leave or /quit")) }
         }

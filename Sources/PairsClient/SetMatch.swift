@@ -1,27 +1,10 @@
 import PairsRules
 
-/// Why some faces make a set, as a player says it: the same word, one rank, or one suit. Its `value` is
-/// the rules' (`Deck.rankMatchValue` and the others), so a client values a set as the server scores it.
-///
-/// The rules keep "what matches" to themselves (`Deck`); this is the client's reading of the faces it
-/// was shown, for choosing moves and for telling them.
-public enum SetMatch: Sendable, Hashable {
-    /// Identical words.
-    case sameWord
-    /// Playing cards of one rank.
-    case sameRank
-    /// Playing cards of one suit (and not of one rank).
-    case sameSuit
+/// Why some faces make a set, as a player says it: the rules' own `SetKind`, so that a client reads the
+/// faces it was shown as the server scores them.
+public typealias SetMatch = SetKind
 
-    /// What the set is worth: Matchismo multiplies it by its bonus.
-    public var value: Int {
-        switch self {
-        case .sameWord: Deck.wordMatchValue
-        case .sameRank: Deck.rankMatchValue
-        case .sameSuit: Deck.suitMatchValue
-        }
-    }
-
+extension SetKind {
     /// How the event lines name it: "rank match", "suit match", "same word".
     public var name: String {
         switch self {
@@ -33,28 +16,12 @@ public enum SetMatch: Sendable, Hashable {
 
     /// The match `faces` make with a board of `deck`, or nil when they make none. Fewer than two faces make
     /// no set.
-    public static func of(_ faces: some Collection<FaceKey>, deck: Deck) -> SetMatch? {
-        guard let first = faces.first, faces.count >= 2 else { return nil }
-        switch deck {
-        case .words:
-            return faces.allSatisfy { $0.id == first.id } ? .sameWord : nil
-        case .cards:
-            guard let card = first.card else { return nil }
-            if faces.allSatisfy({ $0.card?.rank == card.rank }) { return .sameRank }
-            if faces.allSatisfy({ $0.card?.suit == card.suit }) { return .sameSuit }
-            return nil
-        }
+    public static func of(_ faces: some Collection<FaceKey>, deck: Deck) -> SetKind? {
+        deck.kind(of: faces, word: \.id, card: \.card)
     }
 
     /// The match faces written as the wire writes them make (`"K♠"`, `"cat"`), or nil.
-    public static func of(faces: [String], deck: Deck) -> SetMatch? {
-        of(faces.map { FaceKey(text: $0, among: faces) }, deck: deck)
-    }
-}
-
-extension FaceKey {
-    /// The key of `text` among `faces`: numbered by the first face equal to it.
-    init(text: String, among faces: [String]) {
-        self.init(id: Int32(faces.firstIndex(of: text) ?? faces.count), card: PlayingCard(face: text))
+    public static func of(faces: [String], deck: Deck) -> SetKind? {
+        deck.kind(of: faces, word: { $0 }, card: PlayingCard.init(face:))
     }
 }

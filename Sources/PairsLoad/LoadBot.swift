@@ -19,9 +19,6 @@ struct LoadBot {
     private(set) var rules: RuleSet?
     /// How the memory bot decides where the board is not pairs of words.
     private var planner: TurnPlanner?
-    /// Whether a game can end with cards still face down because no set is left among them (a deck of
-    /// playing cards): then a match may be followed at once by the end of the game.
-    private(set) var mayRunOutOfSets = false
     /// The game the remembered faces belong to; nil before the first state.
     private var game: Int?
     /// The face number of every card seen in this game, by card; `ScannedState.Card.noFace` when unseen.
@@ -37,7 +34,6 @@ struct LoadBot {
     mutating func play(by rules: RuleSet?) {
         self.rules = rules
         let variant = rules?.variant ?? .classic
-        mayRunOutOfSets = variant.deck == .cards
         planner = variant.deck == .words && variant.setSize == .pair ? nil : TurnPlanner(rules: rules)
     }
 

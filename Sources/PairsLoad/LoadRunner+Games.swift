@@ -45,16 +45,7 @@ extension LoadRunner {
         case .playing:
             game.status = .playing
             // One flip at a time: the next is decided on the state that answers the last one.
-            guard game.outstanding == nil else { break }
-            if game.bot.mayRunOutOfSets, state.eventKind == .match {
-                // The match may have left no set to make: then the server's next state, in the same write,
-                // ends the game (`exhausted`), and a flip sent now would only be refused. Decided once the
-                // lines read with this one are handled (a timer due now runs after them).
-                game.generation &+= 1
-                schedule(at: now, .replan, target: game.index, generation: game.generation)
-            } else {
-                plan(game, now: now)
-            }
+            if game.outstanding == nil { plan(game, now: now) }
         case .over:
             dropPlan(of: game, now: now)
             if state.game > game.finishedGame {

@@ -29,19 +29,34 @@ public enum Deck: Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// What the cards of `set` are worth as a set, or nil when they are not one; `face` tells each card's face.
-    func value(of set: CardSet, face: (Int) -> Face) -> Int? {
-        guard let firstCard = set.first else { return nil }
-        let first = face(firstCard)
+    /// What kind of set `faces` make, or nil when they make none (fewer than two make none): the one test of
+    /// "what matches", for the rules and for clients reading the faces they were shown. `word` tells a
+    /// face's word apart from others (its text, or any key standing for it), `card` the playing card it
+    /// shows, if it shows one.
+    public func kind<Faces: Collection, Word: Equatable>(
+        of faces: Faces, word: (Faces.Element) -> Word, card: (Faces.Element) -> PlayingCard?
+    ) -> SetKind? {
+        guard let first = faces.first, faces.count >= 2 else { return nil }
         switch self {
         case .words:
-            return set.allSatisfy { face($0).text == first.text } ? Self.wordMatchValue : nil
+            let firstWord = word(first)
+            return faces.allSatisfy { word($0) == firstWord } ? .sameWord : nil
         case .cards:
-            guard let card = first.card else { return nil }
-            if set.allSatisfy({ face($0).card?.rank == card.rank }) { return Self.rankMatchValue }
-            if set.allSatisfy({ face($0).card?.suit == card.suit }) { return Self.suitMatchValue }
+            guard let firstCard = card(first) else { return nil }
+            if faces.allSatisfy({ card($0)?.rank == firstCard.rank }) { return .sameRank }
+            if faces.allSatisfy({ card($0)?.suit == firstCard.suit }) { return .sameSuit }
             return nil
         }
+    }
+
+    /// What the cards of `set` are worth as a set, or nil when they are not one; `face` tells each card's face.
+    func value(of set: CardSet, face: (Int) -> Face) -> Int? {
+        kind(of: set, word: { face($0).text }, card: { face($0).card })?.value
+    }
+
+    /// What the cards showing `faces` are worth as a set under this deck, or nil when they are not one.
+    public func value(ofFaces faces: [String]) -> Int? {
+        kind(of: faces, word: { $0 }, card: PlayingCard.init(face:))?.value
     }
 
     /// Whether some `size` of `faces` make a set. Words always do while any are left, since a board holds
@@ -65,6 +80,25 @@ public enum Deck: Sendable, Hashable, CaseIterable {
                 if ranks[card.rank.rawValue] >= size || suits[card.suit.rawValue] >= size { return true }
             }
             return false
+        }
+    }
+}
+
+/// Why the cards of a set belong together.
+public enum SetKind: Sendable, Hashable, CaseIterable {
+    /// Identical words.
+    case sameWord
+    /// Playing cards of one rank.
+    case sameRank
+    /// Playing cards of one suit (and not of one rank).
+    case sameSuit
+
+    /// What the set is worth: Matchismo multiplies it by its bonus.
+    public var value: Int {
+        switch self {
+        case .sameWord: Deck.wordMatchValue
+        case .sameRank: Deck.rankMatchValue
+        case .sameSuit: Deck.suitMatchValue
         }
     }
 }

@@ -29,14 +29,16 @@ extension Match {
             if cards.allSatisfy({ $0.status != .down }) {
                 finish(with: clearedOutcome(by: seat))
                 emit(.over(seat, cards: set, points: points), at: now, into: &states)
+            } else if !setsRemain {
+                // The match left nothing to match: the game is over already in the match's own state, so
+                // that no client flips between it and the `exhausted` that follows.
+                finish(with: outcomeByScore())
+                emit(.match(seat, cards: set, points: points), at: now, into: &states)
+                emit(.exhausted, at: now, into: &states)
             } else {
                 let next = rules.againOnMatch ? seat : self.seat(after: seat)
                 stage = .playing(Turn(seat: next, deadline: turnDeadline(startingAt: now)))
                 emit(.match(seat, cards: set, points: points), at: now, into: &states)
-                if !setsRemain {
-                    finish(with: outcomeByScore())
-                    emit(.exhausted, at: now, into: &states)
-                }
             }
         } else {
             // Every face stays up for the reveal, even a zero-length one: the state showing them all is

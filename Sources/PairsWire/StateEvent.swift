@@ -67,4 +67,10 @@ extension StateSnapshot where Event == StateEvent {
     public init(_ state: PublicState, rules: RuleSet) {
         self = state.describing(StateEvent(state.event, rules: rules))
     }
+
+    /// Whether this is the state that ends a game: the phase is over and the event says why.
+    ///
+    /// A match that leaves no set to find is already over in its own state, and an `exhausted` state
+    /// follows at once; a client that reports a game's result waits for that one, so the reason is known.
+    public var endsGame: Bool { phase == .over && event.kind != .match }
 }

@@ -88,7 +88,7 @@ struct VariantGameTests {
         var turns = 0
         var plan: [Int] = []
         let deadline = Date().addingTimeInterval(20)
-        while latest.state.phase != .over {
+        while !latest.state.endsGame {
             guard Date() < deadline else { throw TestTimeout(what: "the end of the game") }
             if latest.state.phase == .playing, let turn = latest.state.turn {
                 let cards = latest.state.cards

@@ -464,14 +464,17 @@ class Bot:
         if not on_turn:
             self.pending_flip = None
             self.thinking = None
-        if state["phase"] == "over" and self.recorded_game != state["game"]:
+        # A match that leaves no set ends the game in its own state, and an `exhausted` state follows
+        # at once to say why: report on that one.
+        game_ended = state["phase"] == "over" and event.get("kind") != "match"
+        if game_ended and self.recorded_game != state["game"]:
             self.recorded_game = state["game"]
             self.report(state)
             if self.args.games and len(self.results) >= self.args.games:
                 self.send({"type": "leave"})
                 self.done = True
                 return
-        if state["phase"] == "over" and self.rematch_for != state["game"]:
+        if game_ended and self.rematch_for != state["game"]:
             self.rematch_for = state["game"]
             self.send({"type": "rematch"})
         if on_turn and self.pending_flip is None:
