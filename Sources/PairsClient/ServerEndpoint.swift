@@ -1,13 +1,12 @@
+import PairsWire
+
 /// Where a server listens: a host name (`localhost`, `game.lan`) or a numeric IPv4 or IPv6 address, and a
 /// TCP port.
 public struct ServerEndpoint: Sendable, Hashable, CustomStringConvertible {
-    /// The port `pairs serve` listens on unless told otherwise.
-    public static let defaultPort = 7777
-
     public var host: String
     public var port: Int
 
-    public init(host: String = "localhost", port: Int = ServerEndpoint.defaultPort) {
+    public init(host: String = "localhost", port: Int = WireProtocol.defaultPort) {
         self.host = host
         self.port = port
     }
