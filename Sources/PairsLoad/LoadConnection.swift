@@ -29,7 +29,7 @@ final class LoadConnection {
     var seat: Seat?
     /// The `bye` reason the server gave, to report when the socket then closes.
     var byeReason: ByeReason?
-    var lines = LineSplitter()
+    var lines = LineFramer()
     /// Bytes `send` did not take yet; sent when the socket is writable again.
     var output: [UInt8] = []
     /// Whether the poller reports writability (only while `output` is not empty).

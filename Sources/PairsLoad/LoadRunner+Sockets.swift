@@ -94,8 +94,12 @@ extension LoadRunner {
         let count = read(connection.fd, readBuffer.baseAddress, readBuffer.count)
         if count > 0 {
             let chunk = UnsafeRawBufferPointer(rebasing: readBuffer[..<count])
-            connection.lines.append(chunk, line: { handleLine($0, from: connection) },
-                                    tooLong: { statistics.unreadableLines += 1 })
+            connection.lines.append(chunk) { frame in
+                switch frame {
+                case .line(let line): handleLine(line, from: connection)
+                case .tooLong: statistics.unreadableLines += 1
+                }
+            }
         } else if count == 0 {
             connectionLost(connection, reason: "closed")
         } else if errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR {
