@@ -16,7 +16,7 @@ let package = Package(
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         // Many sockets in one epoll set behind one Dispatch source: the server's and the load client's
         // readiness, one wakeup per batch instead of one per socket event.
-        .target(name: "PairsPolling", dependencies: ["CEpoll"]),
+        .target(name: "PairsPolling", dependencies: ["CEpoll", "PairsRules"]),
         // <sqlite3.h> and <crypt.h> from the system (libsqlite3-dev, libcrypt-dev): headers and link lines only.
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .systemLibrary(name: "CCrypt", path: "Sources/CCrypt"),
@@ -33,7 +33,7 @@ let package = Package(
         // Carries out what the lobby decides.
         .target(name: "PairsServer", dependencies: ["PairsLobby", "PairsRules", "PairsWire", "PairsPolling", "PairsStorage"]),
         // The bundled clients: a client connection, bots and their strategies, the terminal player.
-        .target(name: "PairsClient", dependencies: ["PairsRules", "PairsWire"]),
+        .target(name: "PairsClient", dependencies: ["PairsRules", "PairsWire", "PairsPolling"]),
         // The load generator: thousands of bot games over real TCP from one process, on one epoll set.
         .target(name: "PairsLoad", dependencies: ["PairsClient", "PairsWire", "PairsRules", "PairsPolling"]),
         // The one executable: a thin command-line front over the modules above.
@@ -43,7 +43,7 @@ let package = Package(
         // binary and the tools CI installs); not shipped.
         .target(name: "PairsTestSupport", dependencies: ["PairsRules", "PairsWire"], path: "Tests/PairsTestSupport"),
         .testTarget(name: "PairsRulesTests", dependencies: ["PairsRules"]),
-        .testTarget(name: "PairsPollingTests", dependencies: ["PairsPolling"]),
+        .testTarget(name: "PairsPollingTests", dependencies: ["PairsPolling", "PairsRules"]),
         .testTarget(name: "PairsStorageTests", dependencies: ["PairsStorage", "CSQLite", "PairsTestSupport"]),
         .testTarget(name: "PairsWireTests", dependencies: ["PairsWire", "PairsRules", "PairsTestSupport"]),
         .testTarget(name: "PairsWebTests", dependencies: ["PairsWeb", "PairsRules", "PairsTestSupport"]),

@@ -1,4 +1,5 @@
 import Dispatch
+import PairsPolling
 import PairsRules
 import PairsWire
 
@@ -215,7 +216,7 @@ public final class ClientSession: @unchecked Sendable {
         if let byeReason, !byeReason.invitesReconnect, !(byeReason == .serverFull && recovery != nil) {
             return self.end(.bye(byeReason))
         }
-        let now = ClientClock.now()
+        let now = MonotonicClock.now()
         if recovery == nil {
             recovery = (since: now, attempts: 0, lastError: end.description)
             emit(.connectionLost(end))
@@ -242,7 +243,7 @@ public final class ClientSession: @unchecked Sendable {
                     adopt(connection)
                 case .failure(let error):
                     self.recovery?.lastError = "\(error)"
-                    scheduleReconnect(now: ClientClock.now())
+                    scheduleReconnect(now: MonotonicClock.now())
                 }
             }
         }

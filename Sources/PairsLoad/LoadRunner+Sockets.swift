@@ -275,7 +275,7 @@ extension LoadRunner {
         connection.leaveID = games[connection.game].newID(.leave)
         send(RequestEncoder.encode(Request(id: .integer(connection.leaveID), .leave)), on: connection)
         if phase == .running {
-            schedule(at: now + LoadConfiguration.leaveDrainSeconds * LoadClock.nanosecondsPerSecond,
+            schedule(at: now + LoadConfiguration.leaveDrainSeconds * MonotonicClock.nanosecondsPerSecond,
                      .closeConnection, target: connection.index)
         }
     }

@@ -105,7 +105,7 @@ public final class LoadRunner: @unchecked Sendable {
         } catch {
             throw .system(call: error.call, errno: error.errno)
         }
-        thinkNanoseconds = UInt64(configuration.thinkMilliseconds) * LoadClock.nanosecondsPerMillisecond
+        thinkNanoseconds = UInt64(configuration.thinkMilliseconds) * MonotonicClock.nanosecondsPerMillisecond
         let isPaced = configuration.thinkMilliseconds > 0 || configuration.ratePerConnection != nil
         linger = isPaced ? .none : Self.linger
         flipLine.reserveCapacity(64)
@@ -136,7 +136,7 @@ public final class LoadRunner: @unchecked Sendable {
 
     private func begin() {
         phase = .running
-        startTime = LoadClock.now()
+        startTime = MonotonicClock.nanoseconds()
         startCPU = ProcessCPU.ownSeconds()
         startServerCPU = configuration.serverPID.flatMap { ProcessCPU.seconds(ofProcess: $0) }
 
@@ -188,7 +188,7 @@ public final class LoadRunner: @unchecked Sendable {
     func finish() {
         guard phase == .running else { return }
         phase = .ending
-        let now = LoadClock.now()
+        let now = MonotonicClock.nanoseconds()
         stopTime = now
         stopCPU = ProcessCPU.ownSeconds()
         stopServerCPU = configuration.serverPID.flatMap { ProcessCPU.seconds(ofProcess: $0) }
@@ -206,7 +206,7 @@ public final class LoadRunner: @unchecked Sendable {
             case .leaving, .closed: break
             }
         }
-        schedule(at: now + LoadConfiguration.leaveDrainSeconds * LoadClock.nanosecondsPerSecond, .endOfDrain, target: 0)
+        schedule(at: now + LoadConfiguration.leaveDrainSeconds * MonotonicClock.nanosecondsPerSecond, .endOfDrain, target: 0)
         checkDrained()
     }
 
@@ -262,7 +262,7 @@ public final class LoadRunner: @unchecked Sendable {
 
     private func reportProgress() {
         guard phase == .running, let progress else { return }
-        let elapsed = Double(LoadClock.now() - startTime) / 1e9
+        let elapsed = Double(MonotonicClock.nanoseconds() - startTime) / 1e9
         let flipsThisSecond = statistics.flips - lastProgressFlips
         lastProgressFlips = statistics.flips
         let recent = statistics.recentLatency
@@ -285,7 +285,7 @@ public final class LoadRunner: @unchecked Sendable {
     private func pollEvents() {
         guard phase == .running || phase == .ending else { return }
         poller.harvestUntilQuiet(maxBatches: Self.maxBatchesPerWakeup, lingering: linger,
-                                 beforeEachBatch: { batchTime = LoadClock.now() }) { token, events in
+                                 beforeEachBatch: { batchTime = MonotonicClock.nanoseconds() }) { token, events in
             handle(Int(token), events: events)
         }
         runDueTimers()
@@ -303,7 +303,7 @@ public final class LoadRunner: @unchecked Sendable {
     }
 
     private func runDueTimers() {
-        let now = LoadClock.now()
+        let now = MonotonicClock.nanoseconds()
         batchTime = now
         while let entry = timers.popDue(at: now) {
             fire(entry, now: now)
