@@ -1,3 +1,4 @@
+import PairsPolling
 import PairsWire
 
 /// Where a server listens: a host name (`localhost`, `game.lan`) or a numeric IPv4 or IPv6 address, and a
@@ -13,6 +14,6 @@ public struct ServerEndpoint: Sendable, Hashable, CustomStringConvertible {
 
     /// `HOST:PORT`, with an IPv6 address in brackets so the port stays unambiguous (`[::1]:7777`).
     public var description: String {
-        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        SocketAddress.describe(host: host, port: port)
     }
 }

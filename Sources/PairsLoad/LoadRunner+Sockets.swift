@@ -22,25 +22,17 @@ extension LoadRunner {
     }
 
     private func open(_ connection: LoadConnection) {
-        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        let fd = socket(address.family, type, 0)
-        guard fd >= 0 else {
+        let fd: Int32
+        switch SocketConnector.startConnecting(to: address) {
+        case .success(let started):
+            fd = started
+        case .failure(let error):
             connection.status = .closed
-            failBeforeJoining(connection, reason: Self.errnoName(errno))
+            failBeforeJoining(connection, reason: Self.reason(error))
             return
         }
-        var one: Int32 = 1
-        // A flip is one small write and the game waits for its answer: no Nagle delay.
-        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         connection.fd = fd
         openSockets += 1
-        let result = address.withSockaddr { connect(fd, $0, $1) }
-        let error = result == 0 ? 0 : errno
-        guard result == 0 || error == EINPROGRESS else {
-            closeSocket(connection)
-            failBeforeJoining(connection, reason: Self.errnoName(error))
-            return
-        }
         guard poller.add(fd, token: UInt64(connection.index), interest: EventPoller.readable | EventPoller.writable) else {
             let reason = Self.errnoName(errno)
             closeSocket(connection)
@@ -70,9 +62,7 @@ extension LoadRunner {
     private func completeConnect(_ connection: LoadConnection) {
         connectsInFlight -= 1
         connection.status = .open
-        var error: Int32 = 0
-        var size = socklen_t(MemoryLayout<Int32>.size)
-        if getsockopt(connection.fd, SOL_SOCKET, SO_ERROR, &error, &size) != 0 { error = errno }
+        let error = SocketConnector.pendingError(of: connection.fd)
         if error != 0 {
             closeSocket(connection)
             failBeforeJoining(connection, reason: Self.errnoName(error))
@@ -283,6 +273,14 @@ extension LoadRunner {
     func resendLeave(_ connection: LoadConnection, now: UInt64) {
         guard connection.status == .leaving else { return }
         send(RequestEncoder.encode(Request(id: .integer(connection.leaveID), .leave)), on: connection)
+    }
+
+    /// Why a connect could not start, as the report counts it.
+    static func reason(_ error: ConnectError) -> String {
+        switch error {
+        case .failed(let code): errnoName(code)
+        case .noAddress, .noAnswer: error.description
+        }
     }
 
     /// `ECONNREFUSED` and the like: the name, which is what people search for.

@@ -42,7 +42,7 @@ public final class LoadRunner: @unchecked Sendable {
     static let linger = EventPoller.Linger(microseconds: 200, times: 16)
 
     public let configuration: LoadConfiguration
-    let address: ServerAddress
+    let address: SocketAddress
     let queue = DispatchQueue(label: "pairs.load")
     let poller: EventPoller
 
@@ -248,7 +248,7 @@ public final class LoadRunner: @unchecked Sendable {
 
     private func makeReport() -> LoadReport {
         var report = LoadReport()
-        report.target = address.description
+        report.target = SocketAddress.describe(host: configuration.host, port: configuration.port)
         report.concurrency = configuration.gamesInFlight
         report.strategy = configuration.strategy.rawValue
         report.thinkMilliseconds = configuration.thinkMilliseconds

@@ -136,10 +136,22 @@ public final class Server: @unchecked Sendable {
 
     /// Binds and starts serving. Throws before anything listens if the address cannot be used.
     public func start() throws(SocketError) {
-        let address = try SocketAddress(host: configuration.host, port: configuration.port)
+        let address: SocketAddress
+        do {
+            // The first address is the one to listen on: for a name with several, the resolver's choice.
+            address = try SocketAddress.resolve(host: configuration.host, port: configuration.port, for: .listening)[0]
+        } catch {
+            throw .resolve(host: configuration.host, message: error.reason)
+        }
         let fileLimit = SocketOptions.raiseFileLimit()
         let fd = try SocketOptions.listen(on: address, backlog: Self.listenBacklog)
-        let bound = try SocketAddress(boundTo: fd)
+        let bound: SocketAddress
+        do {
+            bound = try SocketAddress(boundTo: fd)
+        } catch {
+            Glibc.close(fd)
+            throw .system(call: error.call, errno: error.errno)
+        }
         let poller: EventPoller
         do {
             poller = try EventPoller()

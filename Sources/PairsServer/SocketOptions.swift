@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PairsPolling
 
 /// The socket calls the server makes, in one place, each with why.
 enum SocketOptions {
