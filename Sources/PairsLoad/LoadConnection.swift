@@ -31,8 +31,8 @@ final class LoadConnection {
     /// The `bye` reason the server gave, to report when the socket then closes.
     var byeReason: ByeReason?
     var lines = LineFramer()
-    /// Bytes `send` did not take yet; sent when the socket is writable again.
-    var output: [UInt8] = []
+    /// Bytes the socket did not take yet; sent when it is writable again.
+    var output = OutputQueue()
     /// Whether the poller reports writability (only while `output` is not empty).
     var watchingWrites = false
 

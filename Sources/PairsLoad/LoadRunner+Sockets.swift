@@ -153,41 +153,34 @@ extension LoadRunner {
 
     // MARK: Writing
 
-    /// Sends `bytes`, or queues them behind what is already waiting.
+    /// Sends `bytes`, or queues them behind what is already waiting. A broken socket is not handled here:
+    /// the poller reports it, and the read that follows says why.
     func send(_ bytes: UnsafeRawBufferPointer, on connection: LoadConnection) {
         guard connection.fd >= 0 else { return }
-        guard connection.output.isEmpty else {
-            connection.output.append(contentsOf: bytes)
-            return
-        }
-        let written = Glibc.send(connection.fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
-        if written == bytes.count { return }
-        if written < 0, errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR {
-            // The socket is broken; the poller reports the error and the read that follows says why.
-            return
-        }
-        connection.output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[max(written, 0)...]))
-        if !connection.watchingWrites {
-            connection.watchingWrites = true
-            _ = poller.modify(connection.fd, token: UInt64(connection.index),
-                              interest: EventPoller.readable | EventPoller.writable)
-        }
+        _ = connection.output.write(bytes, to: connection.fd)
+        watchWrites(on: connection)
     }
 
     func send(_ bytes: [UInt8], on connection: LoadConnection) {
-        bytes.withUnsafeBytes { send($0, on: connection) }
+        guard connection.fd >= 0 else { return }
+        _ = connection.output.write(bytes, to: connection.fd)
+        watchWrites(on: connection)
     }
 
     private func flushOutput(_ connection: LoadConnection) {
         guard !connection.output.isEmpty else { return }
-        let written = connection.output.withUnsafeBytes {
-            Glibc.send(connection.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-        }
-        if written > 0 { connection.output.removeFirst(written) }
-        if connection.output.isEmpty, connection.watchingWrites {
-            connection.watchingWrites = false
-            _ = poller.modify(connection.fd, token: UInt64(connection.index), interest: EventPoller.readable)
-        }
+        _ = connection.output.flush(to: connection.fd, maxBytes: Self.maxWriteBytesPerEvent)
+        watchWrites(on: connection)
+    }
+
+    /// Has the poller report room to write exactly while bytes are waiting: an empty socket buffer is
+    /// writable nearly always, and would be reported in every batch.
+    private func watchWrites(on connection: LoadConnection) {
+        let wanted = !connection.output.isEmpty
+        guard wanted != connection.watchingWrites else { return }
+        connection.watchingWrites = wanted
+        _ = poller.modify(connection.fd, token: UInt64(connection.index),
+                          interest: wanted ? EventPoller.readable | EventPoller.writable : EventPoller.readable)
     }
 
     /// Writes `{"type":"flip","card":C,"id":I}` by hand: flips are nearly every request of a run.
@@ -229,7 +222,7 @@ extension LoadRunner {
             openSockets -= 1
         }
         connection.status = .closed
-        connection.output = []
+        connection.output = OutputQueue()
         connection.watchingWrites = false
         if phase == .ending { checkDrained() }
     }

@@ -28,6 +28,9 @@ import PairsWire
 public final class LoadRunner: @unchecked Sendable {
     /// Bytes read per readable socket per batch: a whole burst of states in one call.
     static let readBufferBytes = 64 * 1024
+    /// Bytes written per writable socket per batch at most, as the server does: requests are small, and one
+    /// connection with a backlog should not keep the others waiting.
+    static let maxWriteBytesPerEvent = 64 * 1024
     /// Batches harvested per Dispatch wakeup before yielding the queue to the timers (and letting Dispatch
     /// call again if sockets are still ready).
     static let maxBatchesPerWakeup = 16
