@@ -36,18 +36,13 @@ public final class LoadRunner: @unchecked Sendable {
     static let maxBatchesPerWakeup = 16
     /// Slack allowed to the Dispatch timer, in nanoseconds: timers due within it fire together.
     static let timerLeewayNanoseconds = 500_000
-    /// Once every socket is quiet, how long to wait for the server's next state before giving the thread
-    /// back to Dispatch, as the server does for requests (`Server.linger`): a state that arrives meanwhile
-    /// is read by the waiting thread, with no wake-up of Dispatch's manager thread in between. Without it,
-    /// at one game the load client used more CPU than the server it drives, and added those hand-offs to
-    /// every latency it measured. Only without think time or pacing: then the timers are resends and the
-    /// end of the run, which can wait the 3.2 ms the waits may take; paced bots' timers could not.
-    static let linger = EventPoller.Linger(microseconds: 200, times: 16)
 
     public let configuration: LoadConfiguration
     let address: SocketAddress
     let queue = DispatchQueue(label: "pairs.load")
-    let poller: EventPoller
+    /// Every socket of the run, in one epoll set served on `queue`.
+    let loop: EventLoop
+    var poller: EventPoller { loop.poller }
 
     enum RunPhase {
         case notStarted, running, ending, finished
@@ -78,10 +73,14 @@ public final class LoadRunner: @unchecked Sendable {
     /// The bytes of the flip being sent; kept to reuse its storage.
     var flipLine: [UInt8] = []
     let thinkNanoseconds: UInt64
-    /// `Self.linger` when nothing but the server sets the pace, else none.
-    let linger: EventPoller.Linger
+    /// How the event loop harvests. Once every socket is quiet, it waits briefly for the server's next
+    /// state (`Linger.forQuickAnswers`), as the server does for requests: a state that arrives meanwhile is
+    /// read by the waiting thread, with no wake-up of Dispatch's manager thread in between. Without it, at
+    /// one game the load client used more CPU than the server it drives, and added those hand-offs to every
+    /// latency it measured. Only without think time or pacing: then the timers are resends and the end of
+    /// the run, which can wait the 3.2 ms the waits may take; paced bots' timers could not.
+    let harvestPolicy: EventLoop.Policy
 
-    private var readSource: DispatchSourceRead?
     private var timerSource: DispatchSourceTimer?
     private var progressSource: DispatchSourceTimer?
     private var armedDeadline = UInt64.max
@@ -104,13 +103,14 @@ public final class LoadRunner: @unchecked Sendable {
         guard needed <= limit else { throw .tooFewDescriptors(needed: needed, limit: limit) }
         address = try ServerAddress.resolve(host: configuration.host, port: configuration.port)
         do {
-            poller = try EventPoller()
+            loop = try EventLoop(queue: queue)
         } catch {
             throw .system(call: error.call, errno: error.errno)
         }
         thinkNanoseconds = UInt64(configuration.thinkMilliseconds) * MonotonicClock.nanosecondsPerMillisecond
         let isPaced = configuration.thinkMilliseconds > 0 || configuration.ratePerConnection != nil
-        linger = isPaced ? .none : Self.linger
+        harvestPolicy = EventLoop.Policy(maxBatchesPerWakeup: Self.maxBatchesPerWakeup,
+                                         linger: isPaced ? .none : .forQuickAnswers)
         flipLine.reserveCapacity(64)
     }
 
@@ -160,10 +160,14 @@ public final class LoadRunner: @unchecked Sendable {
         gamesReserved = count
         liveGames = count
 
-        let source = DispatchSource.makeReadSource(fileDescriptor: poller.descriptor, queue: queue)
-        source.setEventHandler { [self] in pollEvents() }
-        source.activate()
-        readSource = source
+        loop.start(policy: harvestPolicy,
+                   beforeEachBatch: { [self] in batchTime = MonotonicClock.nanoseconds() },
+                   handle: { [self] token, events in handle(Int(token), events: events) },
+                   afterHarvest: { [self] in
+                       // Busy or quiet, the loop returns; the timers due meanwhile run first.
+                       runDueTimers()
+                       armTimer()
+                   })
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.setEventHandler { [self] in
             armedDeadline = .max
@@ -236,10 +240,9 @@ public final class LoadRunner: @unchecked Sendable {
         guard phase == .ending else { return }
         phase = .finished
         // Cancelled and released: their handlers hold the runner.
-        readSource?.cancel()
+        loop.cancel()
         timerSource?.cancel()
         progressSource?.cancel()
-        readSource = nil
         timerSource = nil
         progressSource = nil
         timers.removeAll()
@@ -283,20 +286,6 @@ public final class LoadRunner: @unchecked Sendable {
     }
 
     // MARK: Events and timers
-
-    /// The read source's handler: harvests ready sockets in batches, then runs the timers that are due.
-    private func pollEvents() {
-        guard phase == .running || phase == .ending else { return }
-        poller.harvestUntilQuiet(maxBatches: Self.maxBatchesPerWakeup, lingering: linger,
-                                 beforeEachBatch: { batchTime = MonotonicClock.nanoseconds() }) { token, events in
-            handle(Int(token), events: events)
-        }
-        runDueTimers()
-        armTimer()
-        // Still busy after the last batch allowed, or not: return. The epoll descriptor stays readable while
-        // any socket is ready, so Dispatch calls again, after the progress line if it is due (as the server
-        // does: coming back through `queue.async` starves Dispatch's own timers).
-    }
 
     /// Adds a timer.
     func schedule(at deadline: UInt64, _ action: TimerHeap.Action, target: Int, seat: Seat = .first,

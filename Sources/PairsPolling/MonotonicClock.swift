@@ -15,7 +15,6 @@ public enum MonotonicClock {
     public static let nanosecondsPerSecond: UInt64 = 1_000_000_000
 
     /// Nanoseconds since the clock's origin (boot).
-    @inlinable
     public static func nanoseconds() -> UInt64 {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
