@@ -138,12 +138,6 @@ public final class ClientConnection: @unchecked Sendable {
         }
     }
 
-    /// Cuts the connection in both directions without a goodbye, as a network failure would, so tests can
-    /// exercise reconnection. Both sides then see the stream end.
-    func simulateNetworkFailure() {
-        Glibc.shutdown(fd, Int32(SHUT_RDWR))
-    }
-
     // MARK: Reading
 
     private func readAvailable() {

@@ -64,9 +64,6 @@ public final class ClientSession: @unchecked Sendable {
         self.reconnectPolicy = reconnectPolicy
     }
 
-    /// Whether a connection is open now (false while reconnecting).
-    public var isConnected: Bool { connection?.isOpen == true && isWelcomed }
-
     /// Connects. `ready` follows once the server greets, or `ended(.cannotConnect)`.
     public func start() {
         dispatchPrecondition(condition: .onQueue(queue))
@@ -115,11 +112,6 @@ public final class ClientSession: @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
         onEvent = nil
         end(.quit)
-    }
-
-    /// Cuts the connection as a network failure would, for tests of reconnection.
-    func simulateNetworkFailure() {
-        connection?.simulateNetworkFailure()
     }
 
     // MARK: Connections
