@@ -183,32 +183,16 @@ extension LoadRunner {
                           interest: wanted ? EventPoller.readable | EventPoller.writable : EventPoller.readable)
     }
 
-    /// Writes `{"type":"flip","card":C,"id":I}` by hand: flips are nearly every request of a run.
+    /// Writes `{"type":"flip","card":C,"id":I}` by hand into one reused buffer: flips are nearly every
+    /// request of a run.
     func sendFlip(card: Int, id: Int64, on connection: LoadConnection) {
         flipLine.removeAll(keepingCapacity: true)
         flipLine.append(contentsOf: #"{"type":"flip","card":"#.utf8)
-        Self.appendDecimal(Int64(card), to: &flipLine)
+        DecimalDigits.append(Int64(card), to: &flipLine)
         flipLine.append(contentsOf: #","id":"#.utf8)
-        Self.appendDecimal(id, to: &flipLine)
+        DecimalDigits.append(id, to: &flipLine)
         flipLine.append(contentsOf: "}\n".utf8)
         flipLine.withUnsafeBytes { send($0, on: connection) }
-    }
-
-    static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
-        if value < 0 { bytes.append(ASCII.minus) }
-        var magnitude = value.magnitude
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[count] = ASCII.zero + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0
-            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
-        }
     }
 
     // MARK: Closing
