@@ -95,11 +95,13 @@ public final class LoadRunner: @unchecked Sendable {
     private var stopServerCPU: Double?
     private var lastProgressFlips = 0
 
-    /// Resolves the server's address and checks the descriptor limit; nothing connects until `start`.
+    /// Raises the descriptor limit as far as it goes and checks the run fits in it, and resolves the server's
+    /// address; nothing connects until `start`.
     public init(configuration: LoadConfiguration) throws(LoadError) {
         self.configuration = configuration
         let needed = configuration.connectionsPerGame * configuration.gamesInFlight + LoadConfiguration.reservedDescriptors
-        let limit = FileLimit.current()
+        // As the server does: one process holds every connection of the run.
+        let limit = FileLimit.raise()
         guard needed <= limit else { throw .tooFewDescriptors(needed: needed, limit: limit) }
         address = try ServerAddress.resolve(host: configuration.host, port: configuration.port)
         do {

@@ -135,7 +135,8 @@ public final class Server: @unchecked Sendable {
         } catch {
             throw .resolve(host: configuration.host, message: error.reason)
         }
-        let fileLimit = SocketOptions.raiseFileLimit()
+        // The server should hold as many connections as the system lets it.
+        let fileLimit = FileLimit.raise()
         let fd = try SocketOptions.listen(on: address, backlog: Self.listenBacklog)
         let bound: SocketAddress
         do {

@@ -60,7 +60,6 @@ enum LoadCommand {
             return 2
         }
         signal(SIGPIPE, SIG_IGN)
-        FileLimit.raise()
         let runner: LoadRunner
         do {
             runner = try LoadRunner(configuration: parsed.configuration)
