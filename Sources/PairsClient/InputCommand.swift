@@ -32,15 +32,7 @@ public enum InputCommand: Sendable, Hashable {
             return .flip(card: card)
         }
         let body = trimmed.hasPrefix("/") ? trimmed.dropFirst() : trimmed
-        let word: Substring
-        let rest: Substring
-        if let space = body.firstIndex(where: \.isCommandWhitespace) {
-            word = body[..<space]
-            rest = body[space...].trimmingWhitespace()
-        } else {
-            word = body
-            rest = ""
-        }
+        let (word, rest) = body.splittingCommandWord()
         func noArgument(_ command: InputCommand) throws(InputError) -> InputCommand {
             guard rest.isEmpty else { throw .unexpectedArgument(command: String(word.lowercased())) }
             return command

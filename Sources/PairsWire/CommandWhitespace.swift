@@ -22,3 +22,12 @@ extension StringProtocol {
         return Substring(self[first...last])
     }
 }
+
+extension Substring {
+    /// A typed command's first word, up to the first space or tab, and the rest after it without its
+    /// surrounding whitespace (`"say  hi there "` is `say` and `hi there`).
+    package func splittingCommandWord() -> (word: Substring, rest: Substring) {
+        guard let space = firstIndex(where: \.isCommandWhitespace) else { return (self, "") }
+        return (self[..<space], self[space...].trimmingWhitespace())
+    }
+}

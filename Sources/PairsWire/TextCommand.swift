@@ -23,15 +23,7 @@ public enum TextCommand {
     public static func parse(_ line: String) throws(RequestError) -> Request? {
         let trimmed = line.trimmingWhitespace()
         if trimmed.isEmpty { return nil }
-        let word: Substring
-        let rest: Substring
-        if let space = trimmed.firstIndex(where: \.isCommandWhitespace) {
-            word = trimmed[..<space]
-            rest = trimmed[space...].trimmingWhitespace()
-        } else {
-            word = trimmed
-            rest = ""
-        }
+        let (word, rest) = trimmed.splittingCommandWord()
         if let card = Int(word), rest.isEmpty {
             return Request(.flip(card: card))
         }

@@ -19,3 +19,14 @@ func carriageReturnIsKept() {
     #expect(!Character("\r").isCommandWhitespace)
     #expect(Character(" ").isCommandWhitespace && Character("\t").isCommandWhitespace)
 }
+
+@Test("a command splits into its first word and the rest, trimmed; a lone word has no rest",
+      arguments: [
+          ("say  hi there ", "say", "hi there"), ("flip\t3", "flip", "3"), ("leave", "leave", ""), ("join ", "join", ""),
+          (" leave", "", "leave"),
+      ])
+func splitsTheCommandWord(text: String, word: String, rest: String) {
+    let split = text[...].splittingCommandWord()
+    #expect(split.word == word)
+    #expect(split.rest == rest)
+}
