@@ -81,9 +81,9 @@ public final class LoadRunner: @unchecked Sendable {
     /// the run, which can wait the 3.2 ms the waits may take; paced bots' timers could not.
     let harvestPolicy: EventLoop.Policy
 
-    private var timerSource: DispatchSourceTimer?
+    /// Fires at the earliest deadline in `timers`.
+    private var timer: DeadlineTimer?
     private var progressSource: DispatchSourceTimer?
-    private var armedDeadline = UInt64.max
     private var progress: (@Sendable (String) -> Void)?
     private var completion: (@Sendable (LoadReport) -> Void)?
 
@@ -170,14 +170,10 @@ public final class LoadRunner: @unchecked Sendable {
                        runDueTimers()
                        armTimer()
                    })
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.setEventHandler { [self] in
-            armedDeadline = .max
+        timer = DeadlineTimer(queue: queue, leeway: .nanoseconds(Self.timerLeewayNanoseconds)) { [self] in
             runDueTimers()
             armTimer()
         }
-        timer.activate()
-        timerSource = timer
         if progress != nil {
             let ticker = DispatchSource.makeTimerSource(queue: queue)
             ticker.setEventHandler { [self] in reportProgress() }
@@ -243,9 +239,9 @@ public final class LoadRunner: @unchecked Sendable {
         phase = .finished
         // Cancelled and released: their handlers hold the runner.
         loop.cancel()
-        timerSource?.cancel()
+        timer?.cancel()
         progressSource?.cancel()
-        timerSource = nil
+        timer = nil
         progressSource = nil
         timers.removeAll()
         for connection in connections where connection.fd >= 0 { closeSocket(connection) }
@@ -304,14 +300,10 @@ public final class LoadRunner: @unchecked Sendable {
         }
     }
 
-    /// Points the Dispatch timer at the earliest deadline, unless it already is.
+    /// Points the Dispatch timer at the earliest deadline.
     private func armTimer() {
-        guard let timerSource, phase == .running || phase == .ending else { return }
-        guard let next = timers.nextDeadline else { return }
-        guard next != armedDeadline else { return }
-        armedDeadline = next
-        timerSource.schedule(deadline: DispatchTime(uptimeNanoseconds: next), repeating: .never,
-                             leeway: .nanoseconds(Self.timerLeewayNanoseconds))
+        guard phase == .running || phase == .ending else { return }
+        timer?.arm(atNanoseconds: timers.nextDeadline)
     }
 
     private func fire(_ entry: TimerHeap.Entry, now: UInt64) {

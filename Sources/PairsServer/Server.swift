@@ -79,9 +79,7 @@ public final class Server: @unchecked Sendable {
     /// Every client socket and the listening one, in one epoll set served on `queue`.
     private var loop: EventLoop?
     /// Fires at the lobby's next deadline.
-    private var lobbyTimer: DispatchSourceTimer?
-    /// The deadline `lobbyTimer` is set for, so it is re-armed only when that changes.
-    private var armedDeadline: Moment?
+    private var lobbyTimer: DeadlineTimer?
     /// Every client socket by descriptor (the token the epoll set reports), until it is closed.
     private var sockets: [Int32: Connection] = [:]
     /// The same connections by the name the lobby knows them by.
@@ -162,10 +160,9 @@ public final class Server: @unchecked Sendable {
             loop.start(policy: Self.harvestPolicy,
                        handle: { [self] token, events in serviceReadySocket(token, events: events) },
                        afterHarvest: { [self] in armLobbyTimer() })
-            let timer = DispatchSource.makeTimerSource(queue: queue)
-            timer.setEventHandler { [self] in lobbyTimerFired() }
-            timer.activate()
-            lobbyTimer = timer
+            lobbyTimer = DeadlineTimer(queue: queue, leeway: .milliseconds(Self.timerLeewayMilliseconds)) { [self] in
+                lobbyTimerFired()
+            }
             listeningFD = fd
             boundAddress = bound
             maxConnections = configuration.maxConnections ?? max(1, fileLimit - Self.reservedDescriptors)
@@ -649,7 +646,6 @@ public final class Server: @unchecked Sendable {
 
     private func lobbyTimerFired() {
         assertOnQueue()
-        armedDeadline = nil
         lobby.advance(to: MonotonicClock.now())
         performLobbyActions()
         finishFailures()
@@ -658,12 +654,7 @@ public final class Server: @unchecked Sendable {
 
     /// Sets the lobby's timer to its next deadline, when that changed.
     private func armLobbyTimer() {
-        let deadline = lobby.nextDeadline
-        guard deadline != armedDeadline, let timer = lobbyTimer else { return }
-        armedDeadline = deadline
-        guard let deadline else { return timer.schedule(deadline: .distantFuture) }
-        let delay = max(0, MonotonicClock.now().milliseconds(until: deadline))
-        timer.schedule(deadline: .now() + .milliseconds(Int(delay)), leeway: .milliseconds(Self.timerLeewayMilliseconds))
+        lobbyTimer?.arm(at: lobby.nextDeadline)
     }
 
     private func currentStatistics(at now: Moment) -> ServerStatistics {
