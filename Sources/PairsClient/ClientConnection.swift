@@ -142,10 +142,8 @@ public final class ClientConnection: @unchecked Sendable {
 
     private func readAvailable() {
         guard !hasEnded else { return }
-        let count = readBuffer.withUnsafeMutableBytes { buffer in
-            recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
-        }
-        if count > 0 {
+        switch readBuffer.withUnsafeMutableBytes({ SocketInput.read(from: fd, into: $0) }) {
+        case .bytes(let count):
             var events: [ConnectionEvent] = []
             readBuffer.withUnsafeBytes { buffer in
                 framer.append(UnsafeRawBufferPointer(rebasing: buffer[..<count])) { frame in
@@ -174,14 +172,12 @@ public final class ClientConnection: @unchecked Sendable {
                 guard !hasEnded, let handler else { return }
                 handler(event)
             }
-        } else if count == 0 {
+        case .wouldBlock:
+            break
+        case .endOfStream:
             end(.endOfStream)
-        } else {
-            let error = errno
-            switch error {
-            case EAGAIN, EWOULDBLOCK, EINTR: return
-            default: end(.failed(String(cString: strerror(error))))
-            }
+        case .failed(let code):
+            end(.failed(String(cString: strerror(code))))
         }
     }
 

@@ -81,19 +81,20 @@ extension LoadRunner {
     /// Reads what the socket has (one read: the poller reports it again if there is more) and handles every
     /// complete line.
     private func readAvailable(_ connection: LoadConnection) {
-        let count = read(connection.fd, readBuffer.baseAddress, readBuffer.count)
-        if count > 0 {
-            let chunk = UnsafeRawBufferPointer(rebasing: readBuffer[..<count])
-            connection.lines.append(chunk) { frame in
+        switch SocketInput.read(from: connection.fd, into: readBuffer) {
+        case .bytes(let count):
+            connection.lines.append(UnsafeRawBufferPointer(rebasing: readBuffer[..<count])) { frame in
                 switch frame {
                 case .line(let line): handleLine(line, from: connection)
                 case .tooLong: statistics.unreadableLines += 1
                 }
             }
-        } else if count == 0 {
+        case .wouldBlock:
+            break
+        case .endOfStream:
             connectionLost(connection, reason: "closed")
-        } else if errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR {
-            connectionLost(connection, reason: Self.errnoName(errno))
+        case .failed(let code):
+            connectionLost(connection, reason: Self.errnoName(code))
         }
     }
 

@@ -30,14 +30,6 @@ final class Connection: @unchecked Sendable {
         case closed
     }
 
-    /// What one read from the socket brought.
-    enum ReadOutcome {
-        case bytes(Int)
-        case wouldBlock
-        case endOfStream
-        case failed(errno: Int32)
-    }
-
     /// Bytes written per writable event at most, so one client with a deep backlog cannot keep the
     /// queue from every other connection for long.
     static let maxWriteBytesPerEvent = 64 * 1024
@@ -71,17 +63,8 @@ final class Connection: @unchecked Sendable {
     }
 
     /// Reads what the socket has, up to the buffer's size.
-    func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadOutcome {
-        while true {
-            let count = Glibc.read(fd, buffer.baseAddress, buffer.count)
-            if count > 0 { return .bytes(count) }
-            if count == 0 { return .endOfStream }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: return .wouldBlock
-            case let code: return .failed(errno: code)
-            }
-        }
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> SocketInput {
+        SocketInput.read(from: fd, into: buffer)
     }
 
     /// Sends `bytes` now if the socket takes them, queues what it does not, and watches for room to write.

@@ -161,7 +161,7 @@ func flushKeepsToItsBudget() throws {
 }
 
 @Test("a socket whose peer is gone fails the write and the flush, and queues nothing more")
-func brokenSocketFails() throws {
+func brokenSocketFailsTheQueue() throws {
     let peers = try Peers()
     var queue = OutputQueue()
     let outcome = queue.write(lines("a", bytes: 100_000), to: peers.ours)
