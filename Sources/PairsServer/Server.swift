@@ -137,23 +137,16 @@ public final class Server: @unchecked Sendable {
         let fileLimit = FileLimit.raise()
         let fd = try SocketOptions.listen(on: address, backlog: Self.listenBacklog)
         let bound: SocketAddress
-        do {
-            bound = try SocketAddress(boundTo: fd)
-        } catch {
-            Glibc.close(fd)
-            throw .system(call: error.call, errno: error.errno)
-        }
         let loop: EventLoop
-        do {
+        do throws(SystemCallError) {
+            bound = try SocketAddress(boundTo: fd)
             loop = try EventLoop(queue: queue)
+            guard loop.poller.add(fd, token: UInt64(fd), interest: EventPoller.readable) else {
+                throw SystemCallError(call: "epoll_ctl", errno: errno)
+            }
         } catch {
             Glibc.close(fd)
             throw .system(call: error.call, errno: error.errno)
-        }
-        guard loop.poller.add(fd, token: UInt64(fd), interest: EventPoller.readable) else {
-            let code = errno
-            Glibc.close(fd)
-            throw .system(call: "epoll_ctl", errno: code)
         }
         queue.sync {
             self.loop = loop

@@ -19,13 +19,18 @@ private final class Firings: Sendable {
     var count: Int { times.withLock { $0.count } }
 }
 
+/// A timer on a queue of its own that records when it fires.
+private func recordingTimer() -> (DispatchQueue, Firings, DeadlineTimer) {
+    let queue = DispatchQueue(label: "timer test")
+    let firings = Firings()
+    return (queue, firings, DeadlineTimer(queue: queue, leeway: .milliseconds(1)) { firings.record(on: queue) })
+}
+
 @Suite("The deadline timer of the server's lobby and the load generator's timer heap")
 struct DeadlineTimerTests {
     @Test("armed for a deadline, it fires once on its queue, not before the deadline")
     func firesOnceAtTheDeadline() throws {
-        let queue = DispatchQueue(label: "timer test")
-        let firings = Firings()
-        let timer = DeadlineTimer(queue: queue, leeway: .milliseconds(1)) { firings.record(on: queue) }
+        let (queue, firings, timer) = recordingTimer()
         let deadline = MonotonicClock.nanoseconds() + 20 * MonotonicClock.nanosecondsPerMillisecond
         queue.sync { timer.arm(atNanoseconds: deadline) }
         #expect(firings.fired.wait(timeout: .now() + 10) == .success)
@@ -37,9 +42,7 @@ struct DeadlineTimerTests {
 
     @Test("a moment deadline fires when the clock's moments reach it")
     func firesAtAMoment() throws {
-        let queue = DispatchQueue(label: "timer test")
-        let firings = Firings()
-        let timer = DeadlineTimer(queue: queue, leeway: .milliseconds(1)) { firings.record(on: queue) }
+        let (queue, firings, timer) = recordingTimer()
         let deadline = MonotonicClock.now().adding(milliseconds: 15)
         queue.sync { timer.arm(at: deadline) }
         #expect(firings.fired.wait(timeout: .now() + 10) == .success)

@@ -67,6 +67,17 @@ private func drain(_ queue: inout OutputQueue, _ peers: Peers, alreadyRead: [UIn
     return received + peers.readAll()
 }
 
+/// A queue holding a backlog on `peers`: a message of `count` bytes, more than the socket takes at once,
+/// of which the rest waits.
+private func backlog(on peers: Peers, bytes count: Int = 100_000) -> (queue: OutputQueue, message: [UInt8]) {
+    var queue = OutputQueue()
+    let message = lines("a", bytes: count)
+    let outcome = queue.write(message, to: peers.ours)
+    #expect(outcome == .accepted)
+    #expect(queue.byteCount > 0 && queue.byteCount < message.count)
+    return (queue, message)
+}
+
 @Test("bytes the socket takes at once are sent, and nothing is queued")
 func smallWritesGoStraightOut() throws {
     let peers = try Peers()
@@ -80,13 +91,9 @@ func smallWritesGoStraightOut() throws {
 @Test("what the socket does not take waits, in order, and goes out byte for byte as the peer reads")
 func backlogGoesOutInOrder() throws {
     let peers = try Peers()
-    var queue = OutputQueue()
-    let first = lines("a", bytes: 1_000_000)
+    var (queue, first) = backlog(on: peers, bytes: 1_000_000)
     let second = lines("b", bytes: 5_000)
     let third = lines("c", bytes: 300)
-    let firstOutcome = queue.write(first, to: peers.ours)
-    #expect(firstOutcome == .accepted)
-    #expect(!queue.isEmpty)
     let secondOutcome = queue.write(second, to: peers.ours)
     #expect(secondOutcome == .accepted)
     let waiting = queue.byteCount
@@ -112,10 +119,7 @@ func reusedBufferIsCopied() throws {
 @Test("a queue at its limit refuses the next message with overflow and keeps what it holds; one byte less fits")
 func limitRefusesOverflow() throws {
     let peers = try Peers()
-    var queue = OutputQueue()
-    let first = lines("a", bytes: 100_000)
-    let firstOutcome = queue.write(first, to: peers.ours)
-    #expect(firstOutcome == .accepted)
+    var (queue, first) = backlog(on: peers)
     let waiting = queue.byteCount
     let next = lines("n", bytes: 100)
     let overLimit = queue.write(next, to: peers.ours, limit: waiting + next.count - 1)
@@ -129,12 +133,8 @@ func limitRefusesOverflow() throws {
 @Test("discarding drops the messages not begun and keeps the rest of the one begun, so no line is cut")
 func discardKeepsTheMessageBegun() throws {
     let peers = try Peers()
-    var queue = OutputQueue()
-    let first = lines("a", bytes: 100_000)
-    let firstOutcome = queue.write(first, to: peers.ours)
-    #expect(firstOutcome == .accepted)
+    var (queue, first) = backlog(on: peers)
     let rest = queue.byteCount
-    #expect(rest > 0 && rest < first.count)
     let secondOutcome = queue.write(lines("b", bytes: 1000), to: peers.ours)
     #expect(secondOutcome == .accepted)
     queue.discardUnsent()
@@ -147,10 +147,7 @@ func discardKeepsTheMessageBegun() throws {
 @Test("a flush sends no more than it is allowed, and the rest waits for the next")
 func flushKeepsToItsBudget() throws {
     let peers = try Peers()
-    var queue = OutputQueue()
-    let first = lines("a", bytes: 100_000)
-    let firstOutcome = queue.write(first, to: peers.ours)
-    #expect(firstOutcome == .accepted)
+    var (queue, first) = backlog(on: peers)
     var received = peers.readAll()
     let before = queue.byteCount
     let flushed = queue.flush(to: peers.ours, maxBytes: 10)
@@ -163,10 +160,7 @@ func flushKeepsToItsBudget() throws {
 @Test("a socket whose peer is gone fails the write and the flush, and queues nothing more")
 func brokenSocketFailsTheQueue() throws {
     let peers = try Peers()
-    var queue = OutputQueue()
-    let outcome = queue.write(lines("a", bytes: 100_000), to: peers.ours)
-    #expect(outcome == .accepted)
-    #expect(!queue.isEmpty)
+    var (queue, _) = backlog(on: peers)
     peers.closeTheirs()
     let flushed = queue.flush(to: peers.ours, maxBytes: 64 * 1024)
     #expect(!flushed)
