@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import PairsClient
+import PairsBots
 import PairsRules
 import PairsWire
 

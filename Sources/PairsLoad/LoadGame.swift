@@ -1,4 +1,4 @@
-import PairsClient
+import PairsBots
 import PairsRules
 import PairsWire
 

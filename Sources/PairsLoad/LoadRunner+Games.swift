@@ -1,4 +1,3 @@
-import PairsClient
 import PairsPolling
 import PairsRules
 import PairsWire

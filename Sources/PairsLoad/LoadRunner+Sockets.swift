@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import PairsClient
 import PairsPolling
 import PairsRules
 import PairsWire

@@ -2,7 +2,6 @@ import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
-import PairsClient
 import PairsPolling
 import PairsRules
 import PairsWire

@@ -2,6 +2,7 @@ import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
+import PairsBots
 import PairsClient
 
 /// `pairs bot`: reads the flags, runs a `BotRunner`, and turns how it went into an exit status.

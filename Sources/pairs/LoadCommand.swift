@@ -2,6 +2,7 @@ import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
+import PairsBots
 import PairsClient
 import PairsLoad
 import PairsRules
