@@ -1,3 +1,4 @@
+import PairsBots
 import PairsRules
 
 /// What a bot plays, where, and how.

@@ -48,9 +48,6 @@ public struct BotMachine: Sendable {
         self.generator = SplitMix64(seed: configuration.seed)
     }
 
-    /// Whether a flip is waiting for its answer.
-    public var isAwaitingFlip: Bool { pendingFlip != nil }
-
     /// What to do about `input`.
     public mutating func handle(_ input: BotInput) -> [BotAction] {
         guard !isFinished else { return [] }

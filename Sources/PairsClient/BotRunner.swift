@@ -1,4 +1,5 @@
 import Dispatch
+import PairsPolling
 import PairsRules
 import PairsWire
 
@@ -150,7 +151,7 @@ public final class BotRunner: @unchecked Sendable {
     private func drain() {
         guard !isDrainScheduled, let session else { return }
         while let message = outbox.first {
-            let now = ClientClock.now()
+            let now = MonotonicClock.now()
             if let last = lastSendAt {
                 let wait = Self.minimumSendIntervalMilliseconds - Int(last.milliseconds(until: now))
                 if wait > 0 {

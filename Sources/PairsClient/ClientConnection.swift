@@ -2,6 +2,7 @@ import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
+import PairsPolling
 import PairsWire
 
 /// One TCP connection to a Pairs server: requests go out as JSON lines, and every line that comes back is
@@ -53,9 +54,31 @@ public final class ClientConnection: @unchecked Sendable {
     /// Connects to `endpoint`, trying each of its addresses in turn. Blocks for up to
     /// `connectTimeoutMilliseconds` per address, so call it off the UI's queue.
     public static func open(to endpoint: ServerEndpoint, queue: DispatchQueue) throws(ConnectionError) -> ClientConnection {
-        let fd = try SocketConnector.connect(to: endpoint, timeoutMilliseconds: connectTimeoutMilliseconds,
-                                             sendTimeoutSeconds: sendTimeoutSeconds)
+        guard (1...65535).contains(endpoint.port) else { throw .badPort(endpoint.port) }
+        let addresses: [SocketAddress]
+        do {
+            addresses = try SocketAddress.resolve(host: endpoint.host, port: endpoint.port, for: .connecting)
+        } catch {
+            throw .cannotResolve(host: endpoint.host, reason: error.reason)
+        }
+        let fd: Int32
+        do {
+            fd = try SocketConnector.connectToFirst(of: addresses, timeoutMilliseconds: connectTimeoutMilliseconds).fd
+        } catch {
+            throw .cannotConnect(endpoint, reason: describe(error))
+        }
+        // Blocking from here on, with a send timeout: requests are small and written whole (see `send`).
+        let flags = fcntl(fd, F_GETFL)
+        _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK)
+        var timeout = timeval(tv_sec: sendTimeoutSeconds, tv_usec: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         return ClientConnection(endpoint: endpoint, fd: fd, queue: queue)
+    }
+
+    /// A failed connect in words, with a hint for the failure every player meets first.
+    private static func describe(_ error: ConnectError) -> String {
+        if case .failed(errno: ECONNREFUSED) = error { return "connection refused (is the server running, on that port?)" }
+        return error.description
     }
 
     /// Starts reading: `handler` gets every event on `queue`, ending with exactly one `.closed` unless
@@ -115,20 +138,12 @@ public final class ClientConnection: @unchecked Sendable {
         }
     }
 
-    /// Cuts the connection in both directions without a goodbye, as a network failure would, so tests can
-    /// exercise reconnection. Both sides then see the stream end.
-    func simulateNetworkFailure() {
-        Glibc.shutdown(fd, Int32(SHUT_RDWR))
-    }
-
     // MARK: Reading
 
     private func readAvailable() {
         guard !hasEnded else { return }
-        let count = readBuffer.withUnsafeMutableBytes { buffer in
-            recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
-        }
-        if count > 0 {
+        switch readBuffer.withUnsafeMutableBytes({ SocketInput.read(from: fd, into: $0) }) {
+        case .bytes(let count):
             var events: [ConnectionEvent] = []
             readBuffer.withUnsafeBytes { buffer in
                 framer.append(UnsafeRawBufferPointer(rebasing: buffer[..<count])) { frame in
@@ -157,14 +172,12 @@ public final class ClientConnection: @unchecked Sendable {
                 guard !hasEnded, let handler else { return }
                 handler(event)
             }
-        } else if count == 0 {
+        case .wouldBlock:
+            break
+        case .endOfStream:
             end(.endOfStream)
-        } else {
-            let error = errno
-            switch error {
-            case EAGAIN, EWOULDBLOCK, EINTR: return
-            default: end(.failed(String(cString: strerror(error))))
-            }
+        case .failed(let code):
+            end(.failed(String(cString: strerror(code))))
         }
     }
 

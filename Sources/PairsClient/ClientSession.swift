@@ -1,4 +1,5 @@
 import Dispatch
+import PairsPolling
 import PairsRules
 import PairsWire
 
@@ -63,9 +64,6 @@ public final class ClientSession: @unchecked Sendable {
         self.reconnectPolicy = reconnectPolicy
     }
 
-    /// Whether a connection is open now (false while reconnecting).
-    public var isConnected: Bool { connection?.isOpen == true && isWelcomed }
-
     /// Connects. `ready` follows once the server greets, or `ended(.cannotConnect)`.
     public func start() {
         dispatchPrecondition(condition: .onQueue(queue))
@@ -114,11 +112,6 @@ public final class ClientSession: @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
         onEvent = nil
         end(.quit)
-    }
-
-    /// Cuts the connection as a network failure would, for tests of reconnection.
-    func simulateNetworkFailure() {
-        connection?.simulateNetworkFailure()
     }
 
     // MARK: Connections
@@ -215,7 +208,7 @@ public final class ClientSession: @unchecked Sendable {
         if let byeReason, !byeReason.invitesReconnect, !(byeReason == .serverFull && recovery != nil) {
             return self.end(.bye(byeReason))
         }
-        let now = ClientClock.now()
+        let now = MonotonicClock.now()
         if recovery == nil {
             recovery = (since: now, attempts: 0, lastError: end.description)
             emit(.connectionLost(end))
@@ -242,7 +235,7 @@ public final class ClientSession: @unchecked Sendable {
                     adopt(connection)
                 case .failure(let error):
                     self.recovery?.lastError = "\(error)"
-                    scheduleReconnect(now: ClientClock.now())
+                    scheduleReconnect(now: MonotonicClock.now())
                 }
             }
         }

@@ -1,3 +1,4 @@
+import PairsBots
 import PairsRules
 import PairsWire
 

@@ -32,15 +32,7 @@ public enum InputCommand: Sendable, Hashable {
             return .flip(card: card)
         }
         let body = trimmed.hasPrefix("/") ? trimmed.dropFirst() : trimmed
-        let word: Substring
-        let rest: Substring
-        if let space = body.firstIndex(where: { $0 == " " || $0 == "\t" }) {
-            word = body[..<space]
-            rest = body[space...].trimmingWhitespace()
-        } else {
-            word = body
-            rest = ""
-        }
+        let (word, rest) = body.splittingCommandWord()
         func noArgument(_ command: InputCommand) throws(InputError) -> InputCommand {
             guard rest.isEmpty else { throw .unexpectedArgument(command: String(word.lowercased())) }
             return command
@@ -85,16 +77,5 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
         case .badRoom: "a room name is 1-\(RoomName.maxLength) letters, digits, - or _"
         case .unexpectedArgument(let command): "/\(command) takes nothing after it"
         }
-    }
-}
-
-extension StringProtocol {
-    /// The text without leading and trailing spaces and tabs.
-    func trimmingWhitespace() -> Substring {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
-            return Substring()
-        }
-        return Substring(self[first...last])
     }
 }

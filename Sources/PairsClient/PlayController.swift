@@ -2,6 +2,7 @@ import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
+import PairsPolling
 import PairsRules
 import PairsWire
 
@@ -86,7 +87,7 @@ public final class PlayController: @unchecked Sendable {
         if case .ended(let end) = event {
             return finish(end)
         }
-        let lines = model.apply(event, at: ClientClock.now())
+        let lines = model.apply(event, at: MonotonicClock.now())
         if case .ready = event {
             if isTerminal { screen.enter() }
             startInput()
@@ -106,7 +107,7 @@ public final class PlayController: @unchecked Sendable {
     private func show(_ lines: [TranscriptLine], full: Bool) {
         switch display {
         case .terminal:
-            screen.draw(renderer.render(model, at: ClientClock.now()), full: full)
+            screen.draw(renderer.render(model, at: MonotonicClock.now()), full: full)
         case .plain:
             for line in PlainTranscript.render(lines, model: model) { StandardStream.writeLine(line) }
         }

@@ -1,4 +1,4 @@
-import PairsClient
+import PairsBots
 import PairsRules
 
 /// The bots of `pairs bot` (`GameMemory` with `MemoryStrategy` or `RandomStrategy`, from PairsClient),

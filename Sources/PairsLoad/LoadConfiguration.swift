@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import PairsClient
+import PairsBots
 import PairsRules
 import PairsWire
 
@@ -25,11 +25,9 @@ public struct LoadConfiguration: Sendable, Hashable {
     /// `bad_card`, ...), in milliseconds: a refusal means the bot's view is behind, and the state that
     /// brings it up to date is usually already on its way; deciding at once could only repeat the mistake.
     public static let refusedFlipPauseMilliseconds: UInt64 = 20
-    /// The longest think time, in milliseconds, as for `pairs bot`.
-    public static let maxThinkMilliseconds = BotConfiguration.maxThinkMilliseconds
 
     public var host = "localhost"
-    public var port = ServerEndpoint.defaultPort
+    public var port = WireProtocol.defaultPort
     /// Stop once this many games have finished; nil for no limit.
     public var games: Int?
     /// Stop after this many seconds; nil for no limit. A run with neither limit runs 10 seconds.

@@ -1,3 +1,4 @@
+import PairsPolling
 import PairsRules
 import PairsWire
 
@@ -29,13 +30,13 @@ final class LoadConnection {
     var seat: Seat?
     /// The `bye` reason the server gave, to report when the socket then closes.
     var byeReason: ByeReason?
-    var lines = LineSplitter()
-    /// Bytes `send` did not take yet; sent when the socket is writable again.
-    var output: [UInt8] = []
+    var lines = LineFramer()
+    /// Bytes the socket did not take yet; sent when it is writable again.
+    var output = OutputQueue()
     /// Whether the poller reports writability (only while `output` is not empty).
     var watchingWrites = false
 
-    /// The earliest moment (LoadClock) the next request may go by `--rate`. Waiting for it is the bot's
+    /// The earliest moment (MonotonicClock) the next request may go by `--rate`. Waiting for it is the bot's
     /// own choice, like thinking: a flip's latency is counted from the end of this wait.
     var nextPacedSend: UInt64 = 0
     /// Nanoseconds between requests by `--rate`; 0 for no pacing.
@@ -60,8 +61,8 @@ final class LoadConnection {
 
     /// After `rate_limited`: the wait before resending, doubled from the last one.
     func backOff(now: UInt64) -> UInt64 {
-        let first = LoadConfiguration.firstBackoffMilliseconds * LoadClock.nanosecondsPerMillisecond
-        let most = LoadConfiguration.maxBackoffMilliseconds * LoadClock.nanosecondsPerMillisecond
+        let first = LoadConfiguration.firstBackoffMilliseconds * MonotonicClock.nanosecondsPerMillisecond
+        let most = LoadConfiguration.maxBackoffMilliseconds * MonotonicClock.nanosecondsPerMillisecond
         backoff = backoff == 0 ? first : min(backoff * 2, most)
         nextAllowedSend = max(nextAllowedSend, now + backoff)
         return backoff
@@ -73,7 +74,7 @@ final class LoadConnection {
         guard backoff > 0 else { return }
         nextAllowedSend = now + backoff
         backoff -= backoff / Self.backoffDecayDivisor
-        if backoff < LoadClock.nanosecondsPerMillisecond { backoff = 0 }
+        if backoff < MonotonicClock.nanosecondsPerMillisecond { backoff = 0 }
     }
 
     /// Each request that goes through takes this fraction (1/8) off the backoff: after a refusal at a wait

@@ -1,4 +1,4 @@
-import PairsClient
+import PairsBots
 import PairsRules
 import PairsWire
 
@@ -25,7 +25,7 @@ final class LoadGame {
         var id: Int64
         var seat: Seat
         var card: Int
-        /// When the flip was meant to leave (LoadClock): the state's arrival plus the think time. Latency is
+        /// When the flip was meant to leave (MonotonicClock): the state's arrival plus the think time. Latency is
         /// counted from here, not from when it actually left, so a load client that falls behind shows up
         /// as latency instead of hiding it (coordinated omission).
         var intended: UInt64

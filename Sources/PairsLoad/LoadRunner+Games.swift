@@ -1,4 +1,4 @@
-import PairsClient
+import PairsPolling
 import PairsRules
 import PairsWire
 
@@ -184,7 +184,7 @@ extension LoadRunner {
                 schedule(at: now + wait, .sendFlip, target: game.index, generation: game.generation)
             } else {
                 statistics.flipsRefused += 1
-                schedule(at: now + LoadConfiguration.refusedFlipPauseMilliseconds * LoadClock.nanosecondsPerMillisecond,
+                schedule(at: now + LoadConfiguration.refusedFlipPauseMilliseconds * MonotonicClock.nanosecondsPerMillisecond,
                          .replan, target: game.index, generation: game.generation)
             }
         case .join:

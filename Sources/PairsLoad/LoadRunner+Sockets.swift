@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import PairsClient
 import PairsPolling
 import PairsRules
 import PairsWire
@@ -22,25 +21,17 @@ extension LoadRunner {
     }
 
     private func open(_ connection: LoadConnection) {
-        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        let fd = socket(address.family, type, 0)
-        guard fd >= 0 else {
+        let fd: Int32
+        switch SocketConnector.startConnecting(to: address) {
+        case .success(let started):
+            fd = started
+        case .failure(let error):
             connection.status = .closed
-            failBeforeJoining(connection, reason: Self.errnoName(errno))
+            failBeforeJoining(connection, reason: Self.reason(error))
             return
         }
-        var one: Int32 = 1
-        // A flip is one small write and the game waits for its answer: no Nagle delay.
-        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         connection.fd = fd
         openSockets += 1
-        let result = address.withSockaddr { connect(fd, $0, $1) }
-        let error = result == 0 ? 0 : errno
-        guard result == 0 || error == EINPROGRESS else {
-            closeSocket(connection)
-            failBeforeJoining(connection, reason: Self.errnoName(error))
-            return
-        }
         guard poller.add(fd, token: UInt64(connection.index), interest: EventPoller.readable | EventPoller.writable) else {
             let reason = Self.errnoName(errno)
             closeSocket(connection)
@@ -70,9 +61,7 @@ extension LoadRunner {
     private func completeConnect(_ connection: LoadConnection) {
         connectsInFlight -= 1
         connection.status = .open
-        var error: Int32 = 0
-        var size = socklen_t(MemoryLayout<Int32>.size)
-        if getsockopt(connection.fd, SOL_SOCKET, SO_ERROR, &error, &size) != 0 { error = errno }
+        let error = SocketConnector.pendingError(of: connection.fd)
         if error != 0 {
             closeSocket(connection)
             failBeforeJoining(connection, reason: Self.errnoName(error))
@@ -91,15 +80,20 @@ extension LoadRunner {
     /// Reads what the socket has (one read: the poller reports it again if there is more) and handles every
     /// complete line.
     private func readAvailable(_ connection: LoadConnection) {
-        let count = read(connection.fd, readBuffer.baseAddress, readBuffer.count)
-        if count > 0 {
-            let chunk = UnsafeRawBufferPointer(rebasing: readBuffer[..<count])
-            connection.lines.append(chunk, line: { handleLine($0, from: connection) },
-                                    tooLong: { statistics.unreadableLines += 1 })
-        } else if count == 0 {
+        switch SocketInput.read(from: connection.fd, into: readBuffer) {
+        case .bytes(let count):
+            connection.lines.append(UnsafeRawBufferPointer(rebasing: readBuffer[..<count])) { frame in
+                switch frame {
+                case .line(let line): handleLine(line, from: connection)
+                case .tooLong: statistics.unreadableLines += 1
+                }
+            }
+        case .wouldBlock:
+            break
+        case .endOfStream:
             connectionLost(connection, reason: "closed")
-        } else if errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR {
-            connectionLost(connection, reason: Self.errnoName(errno))
+        case .failed(let code):
+            connectionLost(connection, reason: Self.errnoName(code))
         }
     }
 
@@ -159,69 +153,46 @@ extension LoadRunner {
 
     // MARK: Writing
 
-    /// Sends `bytes`, or queues them behind what is already waiting.
+    /// Sends `bytes`, or queues them behind what is already waiting. A broken socket is not handled here:
+    /// the poller reports it, and the read that follows says why.
     func send(_ bytes: UnsafeRawBufferPointer, on connection: LoadConnection) {
         guard connection.fd >= 0 else { return }
-        guard connection.output.isEmpty else {
-            connection.output.append(contentsOf: bytes)
-            return
-        }
-        let written = Glibc.send(connection.fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
-        if written == bytes.count { return }
-        if written < 0, errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR {
-            // The socket is broken; the poller reports the error and the read that follows says why.
-            return
-        }
-        connection.output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[max(written, 0)...]))
-        if !connection.watchingWrites {
-            connection.watchingWrites = true
-            _ = poller.modify(connection.fd, token: UInt64(connection.index),
-                              interest: EventPoller.readable | EventPoller.writable)
-        }
+        _ = connection.output.write(bytes, to: connection.fd)
+        watchWrites(on: connection)
     }
 
     func send(_ bytes: [UInt8], on connection: LoadConnection) {
-        bytes.withUnsafeBytes { send($0, on: connection) }
+        guard connection.fd >= 0 else { return }
+        _ = connection.output.write(bytes, to: connection.fd)
+        watchWrites(on: connection)
     }
 
     private func flushOutput(_ connection: LoadConnection) {
         guard !connection.output.isEmpty else { return }
-        let written = connection.output.withUnsafeBytes {
-            Glibc.send(connection.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-        }
-        if written > 0 { connection.output.removeFirst(written) }
-        if connection.output.isEmpty, connection.watchingWrites {
-            connection.watchingWrites = false
-            _ = poller.modify(connection.fd, token: UInt64(connection.index), interest: EventPoller.readable)
-        }
+        _ = connection.output.flush(to: connection.fd, maxBytes: Self.maxWriteBytesPerEvent)
+        watchWrites(on: connection)
     }
 
-    /// Writes `{"type":"flip","card":C,"id":I}` by hand: flips are nearly every request of a run.
+    /// Has the poller report room to write exactly while bytes are waiting: an empty socket buffer is
+    /// writable nearly always, and would be reported in every batch.
+    private func watchWrites(on connection: LoadConnection) {
+        let wanted = !connection.output.isEmpty
+        guard wanted != connection.watchingWrites else { return }
+        connection.watchingWrites = wanted
+        _ = poller.modify(connection.fd, token: UInt64(connection.index),
+                          interest: wanted ? EventPoller.readable | EventPoller.writable : EventPoller.readable)
+    }
+
+    /// Writes `{"type":"flip","card":C,"id":I}` by hand into one reused buffer: flips are nearly every
+    /// request of a run.
     func sendFlip(card: Int, id: Int64, on connection: LoadConnection) {
         flipLine.removeAll(keepingCapacity: true)
         flipLine.append(contentsOf: #"{"type":"flip","card":"#.utf8)
-        Self.appendDecimal(Int64(card), to: &flipLine)
+        DecimalDigits.append(Int64(card), to: &flipLine)
         flipLine.append(contentsOf: #","id":"#.utf8)
-        Self.appendDecimal(id, to: &flipLine)
+        DecimalDigits.append(id, to: &flipLine)
         flipLine.append(contentsOf: "}\n".utf8)
         flipLine.withUnsafeBytes { send($0, on: connection) }
-    }
-
-    static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
-        if value < 0 { bytes.append(ASCII.minus) }
-        var magnitude = value.magnitude
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[count] = ASCII.zero + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0
-            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
-        }
     }
 
     // MARK: Closing
@@ -235,7 +206,7 @@ extension LoadRunner {
             openSockets -= 1
         }
         connection.status = .closed
-        connection.output = []
+        connection.output = OutputQueue()
         connection.watchingWrites = false
         if phase == .ending { checkDrained() }
     }
@@ -271,7 +242,7 @@ extension LoadRunner {
         connection.leaveID = games[connection.game].newID(.leave)
         send(RequestEncoder.encode(Request(id: .integer(connection.leaveID), .leave)), on: connection)
         if phase == .running {
-            schedule(at: now + LoadConfiguration.leaveDrainSeconds * LoadClock.nanosecondsPerSecond,
+            schedule(at: now + LoadConfiguration.leaveDrainSeconds * MonotonicClock.nanosecondsPerSecond,
                      .closeConnection, target: connection.index)
         }
     }
@@ -279,6 +250,14 @@ extension LoadRunner {
     func resendLeave(_ connection: LoadConnection, now: UInt64) {
         guard connection.status == .leaving else { return }
         send(RequestEncoder.encode(Request(id: .integer(connection.leaveID), .leave)), on: connection)
+    }
+
+    /// Why a connect could not start, as the report counts it.
+    static func reason(_ error: ConnectError) -> String {
+        switch error {
+        case .failed(let code): errnoName(code)
+        case .noAddress, .noAnswer: error.description
+        }
     }
 
     /// `ECONNREFUSED` and the like: the name, which is what people search for.

@@ -2,7 +2,6 @@ import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
-import PairsClient
 import PairsPolling
 import PairsRules
 import PairsWire
@@ -28,23 +27,21 @@ import PairsWire
 public final class LoadRunner: @unchecked Sendable {
     /// Bytes read per readable socket per batch: a whole burst of states in one call.
     static let readBufferBytes = 64 * 1024
+    /// Bytes written per writable socket per batch at most, as the server does: requests are small, and one
+    /// connection with a backlog should not keep the others waiting.
+    static let maxWriteBytesPerEvent = 64 * 1024
     /// Batches harvested per Dispatch wakeup before yielding the queue to the timers (and letting Dispatch
     /// call again if sockets are still ready).
     static let maxBatchesPerWakeup = 16
     /// Slack allowed to the Dispatch timer, in nanoseconds: timers due within it fire together.
     static let timerLeewayNanoseconds = 500_000
-    /// Once every socket is quiet, how long to wait for the server's next state before giving the thread
-    /// back to Dispatch, as the server does for requests (`Server.linger`): a state that arrives meanwhile
-    /// is read by the waiting thread, with no wake-up of Dispatch's manager thread in between. Without it,
-    /// at one game the load client used more CPU than the server it drives, and added those hand-offs to
-    /// every latency it measured. Only without think time or pacing: then the timers are resends and the
-    /// end of the run, which can wait the 3.2 ms the waits may take; paced bots' timers could not.
-    static let linger = EventPoller.Linger(microseconds: 200, times: 16)
 
     public let configuration: LoadConfiguration
-    let address: ServerAddress
+    let address: SocketAddress
     let queue = DispatchQueue(label: "pairs.load")
-    let poller: EventPoller
+    /// Every socket of the run, in one epoll set served on `queue`.
+    let loop: EventLoop
+    var poller: EventPoller { loop.poller }
 
     enum RunPhase {
         case notStarted, running, ending, finished
@@ -75,13 +72,17 @@ public final class LoadRunner: @unchecked Sendable {
     /// The bytes of the flip being sent; kept to reuse its storage.
     var flipLine: [UInt8] = []
     let thinkNanoseconds: UInt64
-    /// `Self.linger` when nothing but the server sets the pace, else none.
-    let linger: EventPoller.Linger
+    /// How the event loop harvests. Once every socket is quiet, it waits briefly for the server's next
+    /// state (`Linger.forQuickAnswers`), as the server does for requests: a state that arrives meanwhile is
+    /// read by the waiting thread, with no wake-up of Dispatch's manager thread in between. Without it, at
+    /// one game the load client used more CPU than the server it drives, and added those hand-offs to every
+    /// latency it measured. Only without think time or pacing: then the timers are resends and the end of
+    /// the run, which can wait the 3.2 ms the waits may take; paced bots' timers could not.
+    let harvestPolicy: EventLoop.Policy
 
-    private var readSource: DispatchSourceRead?
-    private var timerSource: DispatchSourceTimer?
+    /// Fires at the earliest deadline in `timers`.
+    private var timer: DeadlineTimer?
     private var progressSource: DispatchSourceTimer?
-    private var armedDeadline = UInt64.max
     private var progress: (@Sendable (String) -> Void)?
     private var completion: (@Sendable (LoadReport) -> Void)?
 
@@ -93,21 +94,24 @@ public final class LoadRunner: @unchecked Sendable {
     private var stopServerCPU: Double?
     private var lastProgressFlips = 0
 
-    /// Resolves the server's address and checks the descriptor limit; nothing connects until `start`.
+    /// Raises the descriptor limit as far as it goes and checks the run fits in it, and resolves the server's
+    /// address; nothing connects until `start`.
     public init(configuration: LoadConfiguration) throws(LoadError) {
         self.configuration = configuration
         let needed = configuration.connectionsPerGame * configuration.gamesInFlight + LoadConfiguration.reservedDescriptors
-        let limit = FileLimit.current()
+        // As the server does: one process holds every connection of the run.
+        let limit = FileLimit.raise()
         guard needed <= limit else { throw .tooFewDescriptors(needed: needed, limit: limit) }
         address = try ServerAddress.resolve(host: configuration.host, port: configuration.port)
         do {
-            poller = try EventPoller()
+            loop = try EventLoop(queue: queue)
         } catch {
             throw .system(call: error.call, errno: error.errno)
         }
-        thinkNanoseconds = UInt64(configuration.thinkMilliseconds) * LoadClock.nanosecondsPerMillisecond
+        thinkNanoseconds = UInt64(configuration.thinkMilliseconds) * MonotonicClock.nanosecondsPerMillisecond
         let isPaced = configuration.thinkMilliseconds > 0 || configuration.ratePerConnection != nil
-        linger = isPaced ? .none : Self.linger
+        harvestPolicy = EventLoop.Policy(maxBatchesPerWakeup: Self.maxBatchesPerWakeup,
+                                         linger: isPaced ? .none : .forQuickAnswers)
         flipLine.reserveCapacity(64)
     }
 
@@ -136,7 +140,7 @@ public final class LoadRunner: @unchecked Sendable {
 
     private func begin() {
         phase = .running
-        startTime = LoadClock.now()
+        startTime = MonotonicClock.nanoseconds()
         startCPU = ProcessCPU.ownSeconds()
         startServerCPU = configuration.serverPID.flatMap { ProcessCPU.seconds(ofProcess: $0) }
 
@@ -157,18 +161,18 @@ public final class LoadRunner: @unchecked Sendable {
         gamesReserved = count
         liveGames = count
 
-        let source = DispatchSource.makeReadSource(fileDescriptor: poller.descriptor, queue: queue)
-        source.setEventHandler { [self] in pollEvents() }
-        source.activate()
-        readSource = source
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.setEventHandler { [self] in
-            armedDeadline = .max
+        loop.start(policy: harvestPolicy,
+                   beforeEachBatch: { [self] in batchTime = MonotonicClock.nanoseconds() },
+                   handle: { [self] token, events in handle(Int(token), events: events) },
+                   afterHarvest: { [self] in
+                       // Busy or quiet, the loop returns; the timers due meanwhile run first.
+                       runDueTimers()
+                       armTimer()
+                   })
+        timer = DeadlineTimer(queue: queue, leeway: .nanoseconds(Self.timerLeewayNanoseconds)) { [self] in
             runDueTimers()
             armTimer()
         }
-        timer.activate()
-        timerSource = timer
         if progress != nil {
             let ticker = DispatchSource.makeTimerSource(queue: queue)
             ticker.setEventHandler { [self] in reportProgress() }
@@ -188,7 +192,7 @@ public final class LoadRunner: @unchecked Sendable {
     func finish() {
         guard phase == .running else { return }
         phase = .ending
-        let now = LoadClock.now()
+        let now = MonotonicClock.nanoseconds()
         stopTime = now
         stopCPU = ProcessCPU.ownSeconds()
         stopServerCPU = configuration.serverPID.flatMap { ProcessCPU.seconds(ofProcess: $0) }
@@ -206,7 +210,7 @@ public final class LoadRunner: @unchecked Sendable {
             case .leaving, .closed: break
             }
         }
-        schedule(at: now + LoadConfiguration.leaveDrainSeconds * LoadClock.nanosecondsPerSecond, .endOfDrain, target: 0)
+        schedule(at: now + LoadConfiguration.leaveDrainSeconds * MonotonicClock.nanosecondsPerSecond, .endOfDrain, target: 0)
         checkDrained()
     }
 
@@ -233,11 +237,10 @@ public final class LoadRunner: @unchecked Sendable {
         guard phase == .ending else { return }
         phase = .finished
         // Cancelled and released: their handlers hold the runner.
-        readSource?.cancel()
-        timerSource?.cancel()
+        loop.cancel()
+        timer?.cancel()
         progressSource?.cancel()
-        readSource = nil
-        timerSource = nil
+        timer = nil
         progressSource = nil
         timers.removeAll()
         for connection in connections where connection.fd >= 0 { closeSocket(connection) }
@@ -248,7 +251,7 @@ public final class LoadRunner: @unchecked Sendable {
 
     private func makeReport() -> LoadReport {
         var report = LoadReport()
-        report.target = address.description
+        report.target = SocketAddress.describe(host: configuration.host, port: configuration.port)
         report.concurrency = configuration.gamesInFlight
         report.strategy = configuration.strategy.rawValue
         report.thinkMilliseconds = configuration.thinkMilliseconds
@@ -262,7 +265,7 @@ public final class LoadRunner: @unchecked Sendable {
 
     private func reportProgress() {
         guard phase == .running, let progress else { return }
-        let elapsed = Double(LoadClock.now() - startTime) / 1e9
+        let elapsed = Double(MonotonicClock.nanoseconds() - startTime) / 1e9
         let flipsThisSecond = statistics.flips - lastProgressFlips
         lastProgressFlips = statistics.flips
         let recent = statistics.recentLatency
@@ -281,20 +284,6 @@ public final class LoadRunner: @unchecked Sendable {
 
     // MARK: Events and timers
 
-    /// The read source's handler: harvests ready sockets in batches, then runs the timers that are due.
-    private func pollEvents() {
-        guard phase == .running || phase == .ending else { return }
-        poller.harvestUntilQuiet(maxBatches: Self.maxBatchesPerWakeup, lingering: linger,
-                                 beforeEachBatch: { batchTime = LoadClock.now() }) { token, events in
-            handle(Int(token), events: events)
-        }
-        runDueTimers()
-        armTimer()
-        // Still busy after the last batch allowed, or not: return. The epoll descriptor stays readable while
-        // any socket is ready, so Dispatch calls again, after the progress line if it is due (as the server
-        // does: coming back through `queue.async` starves Dispatch's own timers).
-    }
-
     /// Adds a timer.
     func schedule(at deadline: UInt64, _ action: TimerHeap.Action, target: Int, seat: Seat = .first,
                   generation: UInt32 = 0) {
@@ -303,21 +292,17 @@ public final class LoadRunner: @unchecked Sendable {
     }
 
     private func runDueTimers() {
-        let now = LoadClock.now()
+        let now = MonotonicClock.nanoseconds()
         batchTime = now
         while let entry = timers.popDue(at: now) {
             fire(entry, now: now)
         }
     }
 
-    /// Points the Dispatch timer at the earliest deadline, unless it already is.
+    /// Points the Dispatch timer at the earliest deadline.
     private func armTimer() {
-        guard let timerSource, phase == .running || phase == .ending else { return }
-        guard let next = timers.nextDeadline else { return }
-        guard next != armedDeadline else { return }
-        armedDeadline = next
-        timerSource.schedule(deadline: DispatchTime(uptimeNanoseconds: next), repeating: .never,
-                             leeway: .nanoseconds(Self.timerLeewayNanoseconds))
+        guard phase == .running || phase == .ending else { return }
+        timer?.arm(atNanoseconds: timers.nextDeadline)
     }
 
     private func fire(_ entry: TimerHeap.Entry, now: UInt64) {

@@ -52,8 +52,8 @@ public struct StateScanner: Sendable {
         var sawType = false, sawGame = false, sawSeq = false, sawPhase = false, sawCards = false, sawEvent = false
         state.turn = nil
         state.eventID = nil
-        guard cursor.consume(ASCII.openBrace) else { return false }
-        if cursor.consume(ASCII.closeBrace) { return false }
+        guard cursor.consume(ASCII.leftBrace) else { return false }
+        if cursor.consume(ASCII.rightBrace) { return false }
         repeat {
             guard let key = cursor.rawString(), cursor.consume(ASCII.colon) else { return false }
             switch key.count {
@@ -89,19 +89,19 @@ public struct StateScanner: Sendable {
                 guard cursor.skipValue() else { return false }
             }
         } while cursor.consume(ASCII.comma)
-        guard cursor.consume(ASCII.closeBrace), cursor.atEnd else { return false }
+        guard cursor.consume(ASCII.rightBrace), cursor.atEnd else { return false }
         return sawType && sawGame && sawSeq && sawPhase && sawCards && sawEvent
     }
 
     private mutating func scanCards(_ cursor: inout Cursor, into cards: inout [ScannedState.Card]) -> Bool {
         cards.removeAll(keepingCapacity: true)
-        guard cursor.consume(ASCII.openBracket) else { return false }
-        if cursor.consume(ASCII.closeBracket) { return true }
+        guard cursor.consume(ASCII.leftBracket) else { return false }
+        if cursor.consume(ASCII.rightBracket) { return true }
         repeat {
-            guard cards.count < Self.maxCards, cursor.consume(ASCII.openBrace) else { return false }
+            guard cards.count < Self.maxCards, cursor.consume(ASCII.leftBrace) else { return false }
             var side: ScannedState.Card.Side?
             var face = ScannedState.Card.noFace
-            if !cursor.consume(ASCII.closeBrace) {
+            if !cursor.consume(ASCII.rightBrace) {
                 repeat {
                     guard let key = cursor.rawString(), cursor.consume(ASCII.colon) else { return false }
                     if key.count == 5, key.equals("state") {
@@ -119,7 +119,7 @@ public struct StateScanner: Sendable {
                         guard cursor.skipValue() else { return false }
                     }
                 } while cursor.consume(ASCII.comma)
-                guard cursor.consume(ASCII.closeBrace) else { return false }
+                guard cursor.consume(ASCII.rightBrace) else { return false }
             }
             switch side {
             case .down?: face = ScannedState.Card.noFace
@@ -128,13 +128,13 @@ public struct StateScanner: Sendable {
             }
             cards.append(ScannedState.Card(side: side!, face: face))
         } while cursor.consume(ASCII.comma)
-        return cursor.consume(ASCII.closeBracket)
+        return cursor.consume(ASCII.rightBracket)
     }
 
     private func scanEvent(_ cursor: inout Cursor, into state: inout ScannedState) -> Bool {
-        guard cursor.consume(ASCII.openBrace) else { return false }
+        guard cursor.consume(ASCII.leftBrace) else { return false }
         var sawKind = false
-        if cursor.consume(ASCII.closeBrace) { return false }
+        if cursor.consume(ASCII.rightBrace) { return false }
         repeat {
             guard let key = cursor.rawString(), cursor.consume(ASCII.colon) else { return false }
             if key.count == 4, key.equals("kind") {
@@ -153,7 +153,7 @@ public struct StateScanner: Sendable {
                 guard cursor.skipValue() else { return false }
             }
         } while cursor.consume(ASCII.comma)
-        return cursor.consume(ASCII.closeBrace) && sawKind
+        return cursor.consume(ASCII.rightBrace) && sawKind
     }
 
     private static func phase(_ text: RawText) -> Phase? {
@@ -264,7 +264,7 @@ struct Cursor {
         }
         let start = offset
         var value: Int64 = 0
-        while offset < end, base[offset] >= ASCII.zero, base[offset] <= ASCII.nine {
+        while offset < end, ASCII.isDigit(base[offset]) {
             let digit = Int64(base[offset] - ASCII.zero)
             let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
             // Accumulated as a negative number so that Int64.min reads too.
@@ -279,7 +279,7 @@ struct Cursor {
         if digits > 1, base[start] == ASCII.zero { return nil }
         if offset < end {
             switch base[offset] {
-            case ASCII.dot, UInt8(ascii: "e"), UInt8(ascii: "E"): return nil
+            case ASCII.period, UInt8(ascii: "e"), UInt8(ascii: "E"): return nil
             default: break
             }
         }
@@ -295,16 +295,16 @@ struct Cursor {
         switch base[offset] {
         case ASCII.quote:
             return skipString()
-        case ASCII.openBrace, ASCII.openBracket:
+        case ASCII.leftBrace, ASCII.leftBracket:
             var depth = 0
             while offset < end {
                 switch base[offset] {
                 case ASCII.quote:
                     guard skipString() else { return false }
                     continue
-                case ASCII.openBrace, ASCII.openBracket:
+                case ASCII.leftBrace, ASCII.leftBracket:
                     depth += 1
-                case ASCII.closeBrace, ASCII.closeBracket:
+                case ASCII.rightBrace, ASCII.rightBracket:
                     depth -= 1
                     if depth == 0 {
                         offset += 1
@@ -321,7 +321,7 @@ struct Cursor {
             let start = offset
             while offset < end {
                 switch base[offset] {
-                case ASCII.comma, ASCII.closeBrace, ASCII.closeBracket, ASCII.space, ASCII.tab, ASCII.newline,
+                case ASCII.comma, ASCII.rightBrace, ASCII.rightBracket, ASCII.space, ASCII.tab, ASCII.newline,
                      ASCII.carriageReturn:
                     return offset > start
                 default:

@@ -25,7 +25,7 @@ struct TimerHeap {
     }
 
     struct Entry {
-        /// Monotonic nanoseconds (`LoadClock`).
+        /// Monotonic nanoseconds (`MonotonicClock`).
         var deadline: UInt64
         var target: Int32
         var action: Action

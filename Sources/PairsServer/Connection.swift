@@ -30,24 +30,6 @@ final class Connection: @unchecked Sendable {
         case closed
     }
 
-    /// What happened to bytes handed to `write(_:limit:)`.
-    enum WriteOutcome {
-        /// Sent, or queued within the output limit.
-        case accepted
-        /// Queuing them would pass the output limit: the client is not reading.
-        case overflow
-        /// The socket is broken (peer reset or gone).
-        case failed
-    }
-
-    /// What one read from the socket brought.
-    enum ReadOutcome {
-        case bytes(Int)
-        case wouldBlock
-        case endOfStream
-        case failed(errno: Int32)
-    }
-
     /// Bytes written per writable event at most, so one client with a deep backlog cannot keep the
     /// queue from every other connection for long.
     static let maxWriteBytesPerEvent = 64 * 1024
@@ -56,7 +38,7 @@ final class Connection: @unchecked Sendable {
     let fd: Int32
     var lifecycle = Lifecycle.open
     var framing = Framing.lines(LineFramer())
-    var output = OutputBuffer()
+    var output = OutputQueue()
 
     /// The server's epoll set, once the connection is in it.
     private var poller: EventPoller?
@@ -81,49 +63,21 @@ final class Connection: @unchecked Sendable {
     }
 
     /// Reads what the socket has, up to the buffer's size.
-    func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadOutcome {
-        while true {
-            let count = Glibc.read(fd, buffer.baseAddress, buffer.count)
-            if count > 0 { return .bytes(count) }
-            if count == 0 { return .endOfStream }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: return .wouldBlock
-            case let code: return .failed(errno: code)
-            }
-        }
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> SocketInput {
+        SocketInput.read(from: fd, into: buffer)
     }
 
     /// Sends `bytes` now if the socket takes them, queues what it does not, and watches for room to write.
     /// The array is queued by reference, so a broadcast costs no copy per recipient.
-    func write(_ bytes: [UInt8], limit: Int) -> WriteOutcome {
-        if !output.isEmpty {
-            guard output.byteCount + bytes.count <= limit else { return .overflow }
-            output.append(bytes)
-            return .accepted
-        }
-        let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        if sent == bytes.count { return .accepted }
-        if sent < 0, errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR { return .failed }
-        output.append(bytes, alreadySent: max(0, sent))
-        watch(writable: true)
-        return .accepted
+    func write(_ bytes: [UInt8], limit: Int) -> OutputQueue.WriteOutcome {
+        let outcome = output.write(bytes, to: fd, limit: limit)
+        if !output.isEmpty { watch(writable: true) }
+        return outcome
     }
 
     /// Sends queued bytes, at most `maxWriteBytesPerEvent`. Returns false when the socket is broken.
     func flush() -> Bool {
-        var budget = Self.maxWriteBytesPerEvent
-        while !output.isEmpty, budget > 0 {
-            let result = output.sendFront { bytes in
-                let count = min(bytes.count, budget)
-                let sent = send(fd, bytes.baseAddress, count, Int32(MSG_NOSIGNAL))
-                if sent >= 0 { return sent }
-                return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : nil
-            }
-            guard let sent = result else { return false }
-            if sent == 0 { break }
-            budget -= sent
-        }
+        guard output.flush(to: fd, maxBytes: Self.maxWriteBytesPerEvent) else { return false }
         watch(writable: !output.isEmpty)
         return true
     }

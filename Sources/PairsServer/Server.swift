@@ -17,8 +17,8 @@ import PairsWire
 /// is ever touched by two threads and no lock is needed. That is the `@unchecked Sendable` promise: every
 /// mutable property below is used only on `queue`. The public methods hop onto it.
 ///
-/// Client sockets and the listening socket sit in one epoll set (`EventPoller`) watched by a single Dispatch
-/// read source, as Redis's ae loop watches all its descriptors: one Dispatch wakeup serves every socket that
+/// Client sockets and the listening socket sit in one epoll set watched by a single Dispatch read source
+/// (`EventLoop`, shared with the load generator), as Redis's ae loop watches all its descriptors: one Dispatch wakeup serves every socket that
 /// became ready meanwhile, where a source per socket would cost Dispatch's manager thread two hand-offs per
 /// event (README.md, "Benchmarks").
 public final class Server: @unchecked Sendable {
@@ -51,19 +51,12 @@ public final class Server: @unchecked Sendable {
     static let refusalReads = 4
     /// At most one "server full" warning a second: a crowd turned away would otherwise flood the log.
     static let serverFullWarningIntervalMilliseconds: Int64 = 1000
-    /// Batches of ready sockets harvested per Dispatch wakeup at most, so the lobby's timer and the
-    /// goodbye deadlines get the queue between them however busy the clients are.
-    static let maxBatchesPerWakeup = 4
-    /// Once every socket is quiet, the readiness handler waits up to 200 µs, asleep in `epoll_pwait2`, for
-    /// the next request before giving the thread back to Dispatch. A bot answers a state within tens of
-    /// microseconds, and a request that arrives during the wait is read by the very thread the kernel wakes;
-    /// without the wait, every request woke Dispatch's manager thread, which then woke a worker to run the
-    /// handler (README.md, "Benchmarks", has what that cost). Asleep, the wait costs no CPU; a lone human's
-    /// line costs one timer wakeup more. At most 16 waits per wakeup, because nothing else runs on the
-    /// queue meanwhile: back-to-back traffic can hold off the lobby's timer by 16 x 200 µs = 3.2 ms of
-    /// waiting at most. (Newcomers are not held off: the listening socket is in the epoll set, so a connect
-    /// ends the wait like a request does.)
-    static let linger = EventPoller.Linger(microseconds: 200, times: 16)
+    /// How the readiness handler harvests: at most 4 batches per Dispatch wakeup, so the lobby's timer and
+    /// the goodbye deadlines get the queue between them however busy the clients are; then, once every
+    /// socket is quiet, it waits briefly for the next request (`Linger.forQuickAnswers`: a bot answers a
+    /// state within tens of microseconds). Newcomers are not held off by the wait: the listening socket is
+    /// in the epoll set, so a connect ends the wait like a request does.
+    static let harvestPolicy = EventLoop.Policy(maxBatchesPerWakeup: 4, linger: .forQuickAnswers)
     /// Slack given to the lobby's timer: turn clocks need no more precision, and it lets the kernel batch
     /// wakeups.
     static let timerLeewayMilliseconds = 1
@@ -83,13 +76,10 @@ public final class Server: @unchecked Sendable {
     /// -1 once the server stops accepting.
     private var listeningFD: Int32 = -1
     private var boundAddress: SocketAddress?
-    /// Fires when any socket in `poller` is ready; the handler harvests them all.
-    private var readinessSource: DispatchSourceRead?
-    private var poller: EventPoller?
+    /// Every client socket and the listening one, in one epoll set served on `queue`.
+    private var loop: EventLoop?
     /// Fires at the lobby's next deadline.
-    private var lobbyTimer: DispatchSourceTimer?
-    /// The deadline `lobbyTimer` is set for, so it is re-armed only when that changes.
-    private var armedDeadline: Moment?
+    private var lobbyTimer: DeadlineTimer?
     /// Every client socket by descriptor (the token the epoll set reports), until it is closed.
     private var sockets: [Int32: Connection] = [:]
     /// The same connections by the name the lobby knows them by.
@@ -136,34 +126,36 @@ public final class Server: @unchecked Sendable {
 
     /// Binds and starts serving. Throws before anything listens if the address cannot be used.
     public func start() throws(SocketError) {
-        let address = try SocketAddress(host: configuration.host, port: configuration.port)
-        let fileLimit = SocketOptions.raiseFileLimit()
-        let fd = try SocketOptions.listen(on: address, backlog: Self.listenBacklog)
-        let bound = try SocketAddress(boundTo: fd)
-        let poller: EventPoller
+        let address: SocketAddress
         do {
-            poller = try EventPoller()
+            // The first address is the one to listen on: for a name with several, the resolver's choice.
+            address = try SocketAddress.resolve(host: configuration.host, port: configuration.port, for: .listening)[0]
+        } catch {
+            throw .resolve(host: configuration.host, message: error.reason)
+        }
+        // The server should hold as many connections as the system lets it.
+        let fileLimit = FileLimit.raise()
+        let fd = try SocketOptions.listen(on: address, backlog: Self.listenBacklog)
+        let bound: SocketAddress
+        let loop: EventLoop
+        do throws(SystemCallError) {
+            bound = try SocketAddress(boundTo: fd)
+            loop = try EventLoop(queue: queue)
+            guard loop.poller.add(fd, token: UInt64(fd), interest: EventPoller.readable) else {
+                throw SystemCallError(call: "epoll_ctl", errno: errno)
+            }
         } catch {
             Glibc.close(fd)
             throw .system(call: error.call, errno: error.errno)
         }
-        guard poller.add(fd, token: UInt64(fd), interest: EventPoller.readable) else {
-            let code = errno
-            Glibc.close(fd)
-            throw .system(call: "epoll_ctl", errno: code)
-        }
         queue.sync {
-            self.poller = poller
-            let readiness = DispatchSource.makeReadSource(fileDescriptor: poller.descriptor, queue: queue)
-            readiness.setEventHandler { [self] in serviceReadySockets() }
-            // The epoll descriptor must stay open until Dispatch has let go of it.
-            readiness.setCancelHandler { withExtendedLifetime(poller) {} }
-            readiness.activate()
-            readinessSource = readiness
-            let timer = DispatchSource.makeTimerSource(queue: queue)
-            timer.setEventHandler { [self] in lobbyTimerFired() }
-            timer.activate()
-            lobbyTimer = timer
+            self.loop = loop
+            loop.start(policy: Self.harvestPolicy,
+                       handle: { [self] token, events in serviceReadySocket(token, events: events) },
+                       afterHarvest: { [self] in armLobbyTimer() })
+            lobbyTimer = DeadlineTimer(queue: queue, leeway: .milliseconds(Self.timerLeewayMilliseconds)) { [self] in
+                lobbyTimerFired()
+            }
             listeningFD = fd
             boundAddress = bound
             maxConnections = configuration.maxConnections ?? max(1, fileLimit - Self.reservedDescriptors)
@@ -236,8 +228,8 @@ public final class Server: @unchecked Sendable {
         }
         lobbyTimer?.cancel()
         lobbyTimer = nil
-        readinessSource?.cancel()
-        readinessSource = nil
+        loop?.cancel()
+        loop = nil
         if spareFD >= 0 { Glibc.close(spareFD); spareFD = -1 }
         // The games that ended last are committed before the process may exit.
         store?.flush()
@@ -282,7 +274,7 @@ public final class Server: @unchecked Sendable {
         let id = ConnectionID(nextConnectionNumber)
         nextConnectionNumber += 1
         let connection = Connection(id: id, fd: fd)
-        guard let poller, connection.watch(with: poller) else {
+        guard let poller = loop?.poller, connection.watch(with: poller) else {
             log.warning("\(id) refused: cannot watch its socket: \(String(cString: strerror(errno)))")
             Glibc.close(fd)
             return
@@ -326,28 +318,21 @@ public final class Server: @unchecked Sendable {
 
     // MARK: Reading and writing
 
-    /// The readiness source's handler: every socket that is ready, each handled as its own event, then the
-    /// next requests as they come, while they come quickly (see `linger`).
-    private func serviceReadySockets() {
-        assertOnQueue()
-        guard let poller else { return }
-        poller.harvestUntilQuiet(maxBatches: Self.maxBatchesPerWakeup, lingering: Self.linger) { token, events in
-            if token == UInt64(truncatingIfNeeded: listeningFD), listeningFD >= 0 {
-                acceptConnections()
-                return
-            }
-            // A socket closed earlier in this batch is no longer in the table. If a newcomer accepted in the
-            // same batch already has its descriptor, the stale report reaches the newcomer instead: harmless,
-            // since a read then finds nothing (`wouldBlock`) and a flush sends only what is queued.
-            guard let connection = sockets[Int32(truncatingIfNeeded: token)] else { return }
-            if events & EventPoller.writable != 0 { writable(connection) }
-            if events & (EventPoller.readable | EventPoller.failed) != 0 { readable(connection) }
-            finishFailures()
+    /// One ready socket, as the event loop reports it: the listening one accepts, a client's is read and
+    /// written. Each is handled as its own event: connections whose write failed meanwhile are finished
+    /// before the next.
+    private func serviceReadySocket(_ token: UInt64, events: UInt32) {
+        if token == UInt64(truncatingIfNeeded: listeningFD), listeningFD >= 0 {
+            acceptConnections()
+            return
         }
-        // Still busy after the batches allowed, or not: either way, return. The epoll descriptor stays
-        // readable while any socket is ready, so Dispatch calls again, after the timers due meanwhile. Coming
-        // back through `queue.async` instead starved Dispatch's own sources under load.
-        armLobbyTimer()
+        // A socket closed earlier in this batch is no longer in the table. If a newcomer accepted in the
+        // same batch already has its descriptor, the stale report reaches the newcomer instead: harmless,
+        // since a read then finds nothing (`wouldBlock`) and a flush sends only what is queued.
+        guard let connection = sockets[Int32(truncatingIfNeeded: token)] else { return }
+        if events & EventPoller.writable != 0 { writable(connection) }
+        if events & (EventPoller.readable | EventPoller.failed) != 0 { readable(connection) }
+        finishFailures()
     }
 
     private func readable(_ connection: Connection) {
@@ -654,7 +639,6 @@ public final class Server: @unchecked Sendable {
 
     private func lobbyTimerFired() {
         assertOnQueue()
-        armedDeadline = nil
         lobby.advance(to: MonotonicClock.now())
         performLobbyActions()
         finishFailures()
@@ -663,12 +647,7 @@ public final class Server: @unchecked Sendable {
 
     /// Sets the lobby's timer to its next deadline, when that changed.
     private func armLobbyTimer() {
-        let deadline = lobby.nextDeadline
-        guard deadline != armedDeadline, let timer = lobbyTimer else { return }
-        armedDeadline = deadline
-        guard let deadline else { return timer.schedule(deadline: .distantFuture) }
-        let delay = max(0, MonotonicClock.now().milliseconds(until: deadline))
-        timer.schedule(deadline: .now() + .milliseconds(Int(delay)), leeway: .milliseconds(Self.timerLeewayMilliseconds))
+        lobbyTimer?.arm(at: lobby.nextDeadline)
     }
 
     private func currentStatistics(at now: Moment) -> ServerStatistics {

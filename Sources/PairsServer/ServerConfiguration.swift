@@ -1,12 +1,13 @@
 import PairsLobby
 import PairsRules
+import PairsWire
 
 /// Everything `pairs serve` can set, with the defaults a LAN server wants.
 public struct ServerConfiguration: Sendable {
     /// `0.0.0.0`, so players on the LAN can connect.
     public var host = "0.0.0.0"
     /// 0 lets the kernel pick a free port (tests use this).
-    public var port = 7777
+    public var port = WireProtocol.defaultPort
     /// At most this many connections at once; nil means what the file-descriptor limit allows.
     public var maxConnections: Int?
     /// Bytes queued for one client before it is dropped as too slow. A full state of the largest board

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PairsPolling
 
 /// The socket calls the server makes, in one place, each with why.
 enum SocketOptions {
@@ -60,18 +61,5 @@ enum SocketOptions {
         }
         setNonBlocking(fd)
         return fd
-    }
-
-    /// Raises the soft limit on open files to the hard limit and returns it: the server should hold as
-    /// many connections as the system lets it.
-    static func raiseFileLimit() -> Int {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
-        if limit.rlim_cur < limit.rlim_max {
-            limit.rlim_cur = limit.rlim_max
-            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-            _ = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        }
-        return limit.rlim_cur > rlim_t(Int32.max) ? Int(Int32.max) : Int(limit.rlim_cur)
     }
 }

@@ -8,12 +8,4 @@ public enum JSONNumber: Sendable, Hashable {
     case integer(Int64)
     /// Any other finite number, such as `1.5`, `2e3` or `99999999999999999999`.
     case double(Double)
-
-    /// The number as a `Double`, rounding integers beyond 2^53 to the nearest representable value.
-    public var doubleValue: Double {
-        switch self {
-        case .integer(let value): Double(value)
-        case .double(let value): value
-        }
-    }
 }

@@ -108,28 +108,12 @@ public struct JSONParser {
     private mutating func parseArray() throws(JSONError) -> JSONValue {
         try enterContainer()
         var elements: [JSONValue] = []
-        skipWhitespace()
-        if offset < bytes.count, bytes[offset] == ASCII.rightBracket {
-            offset += 1
-            depth -= 1
-            return .array(elements)
-        }
-        while true {
+        if leaveContainerIfEmpty(closedBy: ASCII.rightBracket) { return .array(elements) }
+        repeat {
             skipWhitespace()
             elements.append(try parseValue())
-            skipWhitespace()
-            guard offset < bytes.count else { throw .unexpectedEnd }
-            switch bytes[offset] {
-            case ASCII.comma:
-                offset += 1
-            case ASCII.rightBracket:
-                offset += 1
-                depth -= 1
-                return .array(elements)
-            default:
-                throw .unexpectedByte(offset: offset)
-            }
-        }
+        } while try continueContainer(closedBy: ASCII.rightBracket)
+        return .array(elements)
     }
 
     private mutating func parseObject() throws(JSONError) -> JSONValue {
@@ -137,13 +121,8 @@ public struct JSONParser {
         var object = JSONObject()
         // Built only once an object outgrows the linear scan; most objects never need it.
         var keySet: Set<String>?
-        skipWhitespace()
-        if offset < bytes.count, bytes[offset] == ASCII.rightBrace {
-            offset += 1
-            depth -= 1
-            return .object(object)
-        }
-        while true {
+        if leaveContainerIfEmpty(closedBy: ASCII.rightBrace) { return .object(object) }
+        repeat {
             skipWhitespace()
             guard offset < bytes.count else { throw .unexpectedEnd }
             guard bytes[offset] == ASCII.quote else { throw .unexpectedByte(offset: offset) }
@@ -160,19 +139,8 @@ public struct JSONParser {
             offset += 1
             skipWhitespace()
             object.members.append((key: key, value: try parseValue()))
-            skipWhitespace()
-            guard offset < bytes.count else { throw .unexpectedEnd }
-            switch bytes[offset] {
-            case ASCII.comma:
-                offset += 1
-            case ASCII.rightBrace:
-                offset += 1
-                depth -= 1
-                return .object(object)
-            default:
-                throw .unexpectedByte(offset: offset)
-            }
-        }
+        } while try continueContainer(closedBy: ASCII.rightBrace)
+        return .object(object)
     }
 
     /// Steps over the opening bracket or brace, refusing to go deeper than the limit.
@@ -180,6 +148,33 @@ public struct JSONParser {
         guard depth < limits.maxDepth else { throw .tooDeep(offset: offset) }
         depth += 1
         offset += 1
+    }
+
+    /// Right after the opening bracket or brace: steps out of the container if `closing` comes first.
+    private mutating func leaveContainerIfEmpty(closedBy closing: UInt8) -> Bool {
+        skipWhitespace()
+        guard offset < bytes.count, bytes[offset] == closing else { return false }
+        offset += 1
+        depth -= 1
+        return true
+    }
+
+    /// After an element or member: true past a comma (another one follows), false past `closing` (the
+    /// container ends here).
+    private mutating func continueContainer(closedBy closing: UInt8) throws(JSONError) -> Bool {
+        skipWhitespace()
+        guard offset < bytes.count else { throw .unexpectedEnd }
+        switch bytes[offset] {
+        case ASCII.comma:
+            offset += 1
+            return true
+        case closing:
+            offset += 1
+            depth -= 1
+            return false
+        default:
+            throw .unexpectedByte(offset: offset)
+        }
     }
 
     private mutating func skipWhitespace() {

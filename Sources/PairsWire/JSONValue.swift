@@ -23,11 +23,6 @@ public enum JSONValue: Sendable, Hashable {
         if case .number(.integer(let value)) = self { value } else { nil }
     }
 
-    /// The number, if this is a number.
-    public var numberValue: JSONNumber? {
-        if case .number(let value) = self { value } else { nil }
-    }
-
     /// The Boolean, if this is `true` or `false`.
     public var boolValue: Bool? {
         if case .bool(let value) = self { value } else { nil }

@@ -32,13 +32,6 @@ public struct JSONWriter: Sendable {
         bytes.reserveCapacity(capacity)
     }
 
-    /// Empties the buffer while keeping its storage, to write the next document without allocating.
-    public mutating func removeAll() {
-        bytes.removeAll(keepingCapacity: true)
-        needsComma = false
-        afterKey = false
-    }
-
     /// Ends the current document with a newline, so the next one starts a new line: JSON lines, several
     /// messages in one buffer that goes to the socket in one write.
     public mutating func newline() {

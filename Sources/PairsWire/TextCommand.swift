@@ -23,15 +23,7 @@ public enum TextCommand {
     public static func parse(_ line: String) throws(RequestError) -> Request? {
         let trimmed = line.trimmingWhitespace()
         if trimmed.isEmpty { return nil }
-        let word: Substring
-        let rest: Substring
-        if let space = trimmed.firstIndex(where: { $0 == " " || $0 == "\t" }) {
-            word = trimmed[..<space]
-            rest = trimmed[space...].trimmingWhitespace()
-        } else {
-            word = trimmed
-            rest = ""
-        }
+        let (word, rest) = trimmed.splittingCommandWord()
         if let card = Int(word), rest.isEmpty {
             return Request(.flip(card: card))
         }
@@ -76,16 +68,5 @@ public enum TextCommand {
             let shown = TextCleaner.cleanName(String(word)) ?? "?"
             throw RequestError(.unknownType, "unknown command \"\(shown)\"; type help for the list")
         }
-    }
-}
-
-extension StringProtocol {
-    /// The text without leading and trailing spaces and tabs.
-    func trimmingWhitespace() -> Substring {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
-            return Substring()
-        }
-        return Substring(self[first...last])
     }
 }

@@ -2,6 +2,7 @@ import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
+import PairsBots
 import PairsClient
 
 /// `pairs bot`: reads the flags, runs a `BotRunner`, and turns how it went into an exit status.
@@ -67,30 +68,15 @@ enum BotCommand {
     static func parse(_ arguments: [String]) throws(UsageError) -> BotConfiguration {
         let flags = try Flags(arguments, known: Set(["host", "port", "room", "games", "strategy", "think-ms", "name", "seed"])
                                 .union(RuleFlags.names), switches: RuleFlags.switches)
-        var strategy = StrategyKind.memory
-        if let name = flags.string("strategy") {
-            guard let kind = StrategyKind(rawValue: name.lowercased()) else {
-                throw UsageError("--strategy must be \(StrategyKind.allCases.map(\.rawValue).joined(separator: " or ")), not '\(name)'")
-            }
-            strategy = kind
-        }
-        var seed: UInt64 = 0
-        if let text = flags.string("seed") {
-            guard let value = UInt64(text) else { throw UsageError("--seed must be a whole number from 0 to \(UInt64.max), not '\(text)'") }
-            seed = value
-        } else {
-            var generator = SystemRandomNumberGenerator()
-            seed = generator.next()
-        }
         return BotConfiguration(
             endpoint: try flags.endpoint(),
             room: try flags.room("room"),
             rules: try flags.ruleChoices(),
             games: try flags.integer("games", in: 0...1_000_000) ?? 0,
-            strategy: strategy,
+            strategy: try flags.choice("strategy", of: StrategyKind.self) ?? .memory,
             thinkMilliseconds: try flags.integer("think-ms", in: 0...BotConfiguration.maxThinkMilliseconds)
                 ?? BotConfiguration.standardThinkMilliseconds,
             name: try flags.playerName(),
-            seed: seed)
+            seed: try flags.seed())
     }
 }

@@ -48,6 +48,26 @@ struct Flags {
         return value
     }
 
+    /// One of `Choice`'s cases by its name, in any case; nil when the flag is absent.
+    func choice<Choice: CaseIterable & RawRepresentable<String>>(_ name: String, of _: Choice.Type) throws(UsageError) -> Choice? {
+        guard let text = values[name] else { return nil }
+        guard let choice = Choice(rawValue: text.lowercased()) else {
+            let names = Choice.allCases.map(\.rawValue).joined(separator: " or ")
+            throw UsageError("--\(name) must be \(names), not '\(text)'")
+        }
+        return choice
+    }
+
+    /// `--seed`, or a fresh random seed when it is absent, so a run can be repeated only when asked to.
+    func seed() throws(UsageError) -> UInt64 {
+        guard let text = values["seed"] else {
+            var generator = SystemRandomNumberGenerator()
+            return generator.next()
+        }
+        guard let value = UInt64(text) else { throw UsageError("--seed must be a whole number from 0 to \(UInt64.max), not '\(text)'") }
+        return value
+    }
+
     func bool(_ name: String) throws(UsageError) -> Bool? {
         switch values[name] {
         case nil: return nil

@@ -2,6 +2,7 @@ import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
+import PairsBots
 import PairsClient
 import PairsLoad
 import PairsRules
@@ -22,7 +23,7 @@ enum LoadCommand {
                           comes first)
       --concurrency C     games at once, 2 connections each, 1 with --solo (default 100)
       --strategy NAME     memory or random (default memory)
-      --think-ms MS       milliseconds a bot waits after a state before flipping, 0-\(LoadConfiguration.maxThinkMilliseconds) (default 0)
+      --think-ms MS       milliseconds a bot waits after a state before flipping, 0-\(BotConfiguration.maxThinkMilliseconds) (default 0)
       --rate R            requests per second per connection at most (default: no limit)
       --room-prefix P     room names are P0, P1, ... (default load<pid>-, new for every run)
       --server-pid PID    also report the CPU time of the server process PID
@@ -60,7 +61,6 @@ enum LoadCommand {
             return 2
         }
         signal(SIGPIPE, SIG_IGN)
-        FileLimit.raise()
         let runner: LoadRunner
         do {
             runner = try LoadRunner(configuration: parsed.configuration)
@@ -116,13 +116,8 @@ enum LoadCommand {
             configuration.durationSeconds = seconds
         }
         configuration.concurrency = try flags.integer("concurrency", in: 1...100_000) ?? configuration.concurrency
-        if let name = flags.string("strategy") {
-            guard let kind = StrategyKind(rawValue: name.lowercased()) else {
-                throw UsageError("--strategy must be \(StrategyKind.allCases.map(\.rawValue).joined(separator: " or ")), not '\(name)'")
-            }
-            configuration.strategy = kind
-        }
-        configuration.thinkMilliseconds = try flags.integer("think-ms", in: 0...LoadConfiguration.maxThinkMilliseconds) ?? 0
+        configuration.strategy = try flags.choice("strategy", of: StrategyKind.self) ?? configuration.strategy
+        configuration.thinkMilliseconds = try flags.integer("think-ms", in: 0...BotConfiguration.maxThinkMilliseconds) ?? 0
         configuration.rules = try flags.ruleChoices()
         if let text = flags.string("rate") {
             guard let rate = Double(text), rate > 0, rate <= 1_000_000 else {
@@ -137,13 +132,7 @@ enum LoadCommand {
             }
             configuration.serverPID = Int32(pid)
         }
-        if let text = flags.string("seed") {
-            guard let value = UInt64(text) else { throw UsageError("--seed must be a whole number from 0 to \(UInt64.max), not '\(text)'") }
-            configuration.seed = value
-        } else {
-            var generator = SystemRandomNumberGenerator()
-            configuration.seed = generator.next()
-        }
+        configuration.seed = try flags.seed()
         if let problem = configuration.problem { throw UsageError(problem) }
         return (configuration, flags.isSet("json"))
     }

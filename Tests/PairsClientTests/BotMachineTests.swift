@@ -1,3 +1,4 @@
+import PairsBots
 import PairsClient
 import PairsRules
 import PairsWire
@@ -39,7 +40,6 @@ func botThinksThenFlips() {
     #expect(sent(flip).count == 1)
     guard case .flip(let card)? = sent(flip).first else { Issue.record("expected a flip, got \(flip)"); return }
     #expect((0..<6).contains(card))
-    #expect(machine.isAwaitingFlip)
 }
 
 @Test("a bot keeps one flip in flight: states that are not its answer start no new thinking")
@@ -55,7 +55,8 @@ func botWaitsForTheAnswerToItsFlip() {
     cards[card] = .up(face: "ant")
     let answer = machine.handle(.message(stateMessage(makeState(seq: 5, cards: cards, event: .flip(.first, card: card)), id: .integer(2))))
     #expect(answer == [.think(aboutState: 5)])
-    #expect(!machine.isAwaitingFlip)
+    // With its flip answered, the bot flips again once it has thought.
+    #expect(sent(machine.handle(.thoughtElapsed(aboutState: 5))).count == 1)
 }
 
 @Test("a bot does nothing while it is the opponent's turn")

@@ -4,6 +4,7 @@ import Glibc
 #endif
 import PairsRules
 import PairsServer
+import PairsTestSupport
 import PairsWire
 @testable import PairsClient
 import Testing
@@ -34,13 +35,16 @@ private func state(_ event: SessionEvent) -> WireState? {
 func sessionResumesAfterADrop() async throws {
     let server = try startServer()
     defer { server.stop() }
-    let (ann, annLog) = try await seatedPlayer(server, "ann")
-    let (_, bobLog) = try await seatedPlayer(server, "bob")
+    // Ann's connections go through a proxy that can cut them, as a network failure would.
+    let proxy = try TCPProxy(serverPort: server.port)
+    defer { proxy.close() }
+    let (ann, annLog) = try await seatedPlayer(port: proxy.port, "ann")
+    let (_, bobLog) = try await seatedPlayer(port: server.port, "bob")
     _ = try await bobLog.waitFor("the game to start") { state($0).flatMap { $0.phase == .playing ? true : nil } }
     let seat = ann.queue.sync { ann.seat }
     let before = annLog.all.count
 
-    ann.queue.sync { ann.simulateNetworkFailure() }
+    proxy.cut(0)
 
     _ = try await annLog.waitFor("the drop", from: before) { if case .connectionLost = $0 { true } else { nil } }
     _ = try await annLog.waitFor("reconnection", from: before) { if case .reconnected = $0 { true } else { nil } }
@@ -70,23 +74,33 @@ func sessionReportsALostSeat() async throws {
     // With no grace period the seat is forfeited the moment the connection drops.
     let server = try startServer(graceSeconds: 0)
     defer { server.stop() }
-    let (ann, annLog) = try await seatedPlayer(server, "ann")
-    let (_, bobLog) = try await seatedPlayer(server, "bob")
+    let proxy = try TCPProxy(serverPort: server.port)
+    defer { proxy.close() }
+    let (ann, annLog) = try await seatedPlayer(port: proxy.port, "ann")
+    let (_, bobLog) = try await seatedPlayer(port: server.port, "bob")
     _ = try await bobLog.waitFor("the game to start") { state($0).flatMap { $0.phase == .playing ? true : nil } }
-    ann.queue.sync { ann.simulateNetworkFailure() }
+    proxy.cut(0)
     let refusal = try await annLog.waitFor("the refusal") { event -> RequestError? in
         if case .seatLost(let error) = event { error } else { nil }
     }
     #expect(refusal.code == .badToken)
-    #expect(ann.queue.sync { ann.isConnected && ann.seat == nil && ann.token == nil })
+    #expect(ann.queue.sync { ann.seat == nil && ann.token == nil })
+    // Still connected: a request gets its answer.
+    let ping = ann.queue.sync { ann.send(.ping) }
+    #expect(ping != nil)
+    _ = try await annLog.waitFor("the pong") { event -> Bool? in
+        if case .message(.pong(let id)) = event, id == ping { true } else { nil }
+    }
     ann.queue.sync { ann.close() }
 }
 
 @Test("when the server is gone for good the session gives up once the window closes, and says why")
 func sessionGivesUp() async throws {
     let server = try startServer()
-    let (ann, annLog) = try await seatedPlayer(server, "ann", policy: ReconnectPolicy(windowMilliseconds: 600, firstDelayMilliseconds: 50))
-    ann.queue.sync { ann.simulateNetworkFailure() }
+    let proxy = try TCPProxy(serverPort: server.port)
+    let (_, annLog) = try await seatedPlayer(port: proxy.port, "ann", policy: ReconnectPolicy(windowMilliseconds: 600, firstDelayMilliseconds: 50))
+    // The proxy stops taking connections and cuts ann's: from now on, every reconnect is refused.
+    proxy.close()
     server.stop()
     let end = try await annLog.waitFor("the end") { event -> SessionEnd? in if case .ended(let end) = event { end } else { nil } }
     guard case .gaveUp(let reason) = end else { Issue.record("expected to give up, got \(end)"); return }
@@ -99,7 +113,7 @@ func sessionGivesUp() async throws {
 @Test("a goodbye from a server shutting down ends the session without retrying")
 func sessionEndsOnShutdown() async throws {
     let server = try startServer()
-    let (_, log) = try await seatedPlayer(server, "ann")
+    let (_, log) = try await seatedPlayer(port: server.port, "ann")
     server.stop()
     let end = try await log.waitFor("the end") { event -> SessionEnd? in if case .ended(let end) = event { end } else { nil } }
     #expect(end == .bye(.shutdown))
@@ -125,11 +139,11 @@ func reconnectBackoff() {
     #expect(ReconnectPolicy.never.delay(beforeAttempt: 1, elapsedMilliseconds: 0) == nil)
 }
 
-/// A session seated in room "kitchen".
-private func seatedPlayer(_ server: Server, _ name: String,
+/// A session to the server (or proxy) on `port`, seated in room "kitchen".
+private func seatedPlayer(port: Int, _ name: String,
                           policy: ReconnectPolicy = ReconnectPolicy(windowMilliseconds: 10_000, firstDelayMilliseconds: 50)) async throws
     -> (ClientSession, EventLog<SessionEvent>) {
-    let (player, log) = session(to: server.port, name: name, policy: policy)
+    let (player, log) = session(to: port, name: name, policy: policy)
     _ = try await log.waitFor("\(name) to be greeted") { if case .ready = $0 { true } else { nil } }
     player.queue.sync { _ = player.send(.join(JoinRequest(room: "kitchen"))) }
     _ = try await log.waitFor("\(name) to sit down") { joined($0) }

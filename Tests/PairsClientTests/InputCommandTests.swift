@@ -37,3 +37,9 @@ func refusedLines(line: String, message: String) {
         "\(error)" == message
     }
 }
+
+@Test("a stray carriage return is refused as the server refuses it, never taken for a space",
+      arguments: ["3\r", "/leave\r", "flip 3\r"])
+func strayCarriageReturnIsRefused(line: String) {
+    #expect(throws: InputError.self) { try InputCommand.parse(line) }
+}

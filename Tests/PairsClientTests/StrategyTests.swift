@@ -1,3 +1,4 @@
+import PairsBots
 import PairsClient
 import PairsRules
 import Testing

@@ -1,3 +1,4 @@
+import PairsBots
 import PairsClient
 @testable import PairsLoad
 import PairsRules

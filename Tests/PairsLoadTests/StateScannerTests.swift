@@ -144,7 +144,7 @@ func everyChunkSize() throws {
     let longest = lines.map(\.count).max()!
     #expect(lines.count >= 13 && longest > 1000)
     for size in Array(1...(longest + 1)) + [4096, 65_536, stream.count] {
-        var splitter = LineSplitter()
+        var framer = LineFramer()
         var scanner = StateScanner()
         var state = ScannedState()
         var read: [Expected] = []
@@ -153,56 +153,18 @@ func everyChunkSize() throws {
             var offset = 0
             while offset < bytes.count {
                 let end = min(offset + size, bytes.count)
-                splitter.append(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]), line: { line in
-                    if scanner.scan(line, into: &state) {
-                        read.append(Expected(scanned: state, faces: scanner.faces))
-                    } else {
+                framer.append(UnsafeRawBufferPointer(rebasing: bytes[offset..<end])) { frame in
+                    guard case .line(let line) = frame, scanner.scan(line, into: &state) else {
                         failures += 1
+                        return
                     }
-                }, tooLong: { failures += 1 })
+                    read.append(Expected(scanned: state, faces: scanner.faces))
+                }
                 offset = end
             }
         }
         #expect(failures == 0, "chunk size \(size)")
         #expect(read == expected, "chunk size \(size)")
-    }
-}
-
-@Test("LineSplitter cuts any stream into the lines LineFramer cuts, in every chunk size, long lines included")
-func splitterMatchesFramer() {
-    var stream: [UInt8] = []
-    for line in encodedLines.prefix(20) { stream += line }
-    stream += Array("short\r\n\n\r\n{\"type\":\"bye\",\"reason\":\"quit\"}\r\n".utf8)
-    stream += [UInt8](repeating: UInt8(ascii: "x"), count: LineFramer.maxLineBytes) + [13, 10] // exactly the limit
-    stream += [UInt8](repeating: UInt8(ascii: "y"), count: LineFramer.maxLineBytes + 1) + [10] // one over
-    stream += [UInt8](repeating: UInt8(ascii: "z"), count: 3 * LineFramer.maxLineBytes) + [10] // far over
-    stream += Array("after\nunfinished".utf8)
-    enum Piece: Equatable {
-        case line([UInt8])
-        case tooLong
-    }
-    var reference: [Piece] = []
-    var framer = LineFramer()
-    framer.append(stream) { frame in
-        switch frame {
-        case .line(let bytes): reference.append(.line(Array(bytes)))
-        case .tooLong: reference.append(.tooLong)
-        }
-    }
-    #expect(reference.contains(.tooLong))
-    for size in Array(1...40) + [511, 4095, 4096, 4097, 8191, stream.count] {
-        var splitter = LineSplitter()
-        var pieces: [Piece] = []
-        stream.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let end = min(offset + size, bytes.count)
-                splitter.append(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]),
-                                line: { pieces.append(.line(Array($0))) }, tooLong: { pieces.append(.tooLong) })
-                offset = end
-            }
-        }
-        #expect(pieces == reference, "chunk size \(size)")
     }
 }
 

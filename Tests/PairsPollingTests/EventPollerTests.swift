@@ -40,18 +40,11 @@ private final class SocketPair {
     }
 }
 
-/// Raises the soft descriptor limit to the hard one, as the server does at start: a default soft limit of
-/// 1,024 is fewer than a test with more ready sockets than one harvest holds needs.
-private func raiseDescriptorLimit() {
-    var limit = rlimit()
-    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
-    limit.rlim_cur = limit.rlim_max
-    _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-}
-
 /// `count` socket pairs with input waiting, watched by `poller` under tokens 0, 1, 2, ...
 private func readySockets(_ count: Int, in poller: EventPoller) throws -> [SocketPair] {
-    raiseDescriptorLimit()
+    // As the server does at start: a default soft limit of 1,024 is fewer than a test with more ready
+    // sockets than one harvest holds needs.
+    FileLimit.raise()
     let pairs = try (0..<count).map { _ in try SocketPair() }
     for (index, pair) in pairs.enumerated() {
         #expect(poller.add(pair.ours, token: UInt64(index), interest: EventPoller.readable))

@@ -116,18 +116,6 @@ func rawValuesAreSpliced() {
     #expect(text(writer.bytes) == #"[1,{"rows":4},{"rows":4}]"#)
 }
 
-@Test("removing everything lets one writer produce document after document")
-func writerCanBeReused() {
-    var writer = JSONWriter(capacity: 64)
-    writer.beginArray()
-    writer.integer(1)
-    writer.removeAll()
-    writer.beginArray()
-    writer.integer(2)
-    writer.endArray()
-    #expect(text(writer.bytes) == "[2]")
-}
-
 private let roundTripValues: [JSONValue] = [
     nil, true, false, 0, -1, .number(.integer(.max)), .number(.integer(.min)), 0.5, -1e-7, 6.02e23,
     "", "plain", .string(String(decoding: (0..<0x80).map { UInt8($0) }, as: UTF8.self)),

@@ -1,4 +1,4 @@
-@testable import PairsClient
+@testable import PairsBots
 import PairsRules
 import Testing
 

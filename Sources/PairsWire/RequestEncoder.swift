@@ -1,5 +1,4 @@
 import PairsRules
-import PairsWire
 
 /// Writes requests as the JSON lines of protocol.md, the form every client should send.
 ///

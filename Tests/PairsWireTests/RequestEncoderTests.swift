@@ -1,4 +1,3 @@
-import PairsClient
 import PairsRules
 import PairsWire
 import Testing

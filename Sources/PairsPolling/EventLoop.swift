@@ -1,0 +1,82 @@
+import Dispatch
+
+/// An `EventPoller` served on its owner's Dispatch queue: the one event loop of the server and the load
+/// generator.
+///
+/// Only the epoll descriptor has a Dispatch read source, on the owner's queue. Each time it fires, the loop
+/// harvests the ready sockets batch after batch (`EventPoller.harvestUntilQuiet`) as its `Policy` says,
+/// calls `handle` for each, and then `afterHarvest` once, for the owner's timers. Whether it stopped
+/// because every socket was quiet or because it took the batches allowed, it then returns: the descriptor
+/// stays readable while any socket is ready, so Dispatch calls again, after the other sources on the queue
+/// (coming back through `queue.async` instead was measured to starve those sources under load).
+///
+/// Confined to `queue`, which is what makes `@unchecked Sendable` true: `start` and `cancel` are called
+/// there (or before anything runs there), and the handlers run there.
+public final class EventLoop: @unchecked Sendable {
+    /// How much one wakeup may take before the queue's other sources get their turn.
+    public struct Policy: Sendable, Hashable {
+        /// Batches harvested per Dispatch wakeup at most, each of up to `EventPoller.maxEvents` sockets.
+        public var maxBatchesPerWakeup: Int
+        /// How long to wait for more once every socket is quiet.
+        public var linger: EventPoller.Linger
+
+        public init(maxBatchesPerWakeup: Int, linger: EventPoller.Linger) {
+            self.maxBatchesPerWakeup = maxBatchesPerWakeup
+            self.linger = linger
+        }
+    }
+
+    public let poller: EventPoller
+    public let queue: DispatchQueue
+    private var source: DispatchSourceRead?
+
+    /// A loop with an empty epoll set, not yet watched: add sockets to `poller`, then `start`.
+    public init(queue: DispatchQueue) throws(SystemCallError) {
+        poller = try EventPoller()
+        self.queue = queue
+    }
+
+    /// Starts serving the poller's sockets on `queue`. `beforeEachBatch` runs once a batch has been
+    /// collected and before it is handled, so a clock read there dates the batch's arrival.
+    public func start(
+        policy: Policy,
+        beforeEachBatch: @escaping @Sendable () -> Void = {},
+        handle: @escaping @Sendable (_ token: UInt64, _ events: UInt32) -> Void,
+        afterHarvest: @escaping @Sendable () -> Void = {}
+    ) {
+        precondition(source == nil, "an event loop is started once")
+        let source = DispatchSource.makeReadSource(fileDescriptor: poller.descriptor, queue: queue)
+        // Holds the loop until the source is cancelled and Dispatch drops its handlers.
+        source.setEventHandler { [self] in
+            #if DEBUG
+            dispatchPrecondition(condition: .onQueue(queue))
+            #endif
+            poller.harvestUntilQuiet(maxBatches: policy.maxBatchesPerWakeup, lingering: policy.linger,
+                                     beforeEachBatch: beforeEachBatch, handle)
+            afterHarvest()
+        }
+        // The epoll descriptor must stay open until Dispatch has let go of it: the poller closes it when freed.
+        source.setCancelHandler { [self] in withExtendedLifetime(poller) {} }
+        source.activate()
+        self.source = source
+    }
+
+    /// Stops serving. The handlers are dropped once Dispatch has let go of the descriptor, and with them
+    /// whatever they hold (typically the owner). Safe to call more than once.
+    public func cancel() {
+        source?.cancel()
+        source = nil
+    }
+}
+
+extension EventPoller.Linger {
+    /// Up to 200 µs at a time, at most 16 times per wakeup: the wait of an owner whose peers answer at once
+    /// (the server waiting for a bot's next request, the load generator for the server's next state).
+    ///
+    /// An answer that arrives during the wait is read by the very thread the kernel wakes; without it, each
+    /// one woke Dispatch's manager thread, which then woke a worker to run the handler (README.md,
+    /// "Benchmarks", has what that cost). Asleep in `epoll_pwait2`, the wait costs no CPU; a lone human's
+    /// line costs one timer wakeup more. At most 16 waits, because nothing else runs on the owner's queue
+    /// meanwhile: back-to-back traffic can hold off its timers by 16 x 200 µs = 3.2 ms of waiting at most.
+    public static let forQuickAnswers = EventPoller.Linger(microseconds: 200, times: 16)
+}
