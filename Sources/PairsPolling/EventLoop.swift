@@ -29,6 +29,10 @@ public final class EventLoop: @unchecked Sendable {
     public let poller: EventPoller
     public let queue: DispatchQueue
     private var source: DispatchSourceRead?
+    // What `start` was given, kept for `handleReadySockets`; dropped by `cancel` with the source's.
+    private var policy: Policy?
+    private var beforeEachBatch: @Sendable () -> Void = {}
+    private var handle: (@Sendable (_ token: UInt64, _ events: UInt32) -> Void)?
 
     /// A loop with an empty epoll set, not yet watched: add sockets to `poller`, then `start`.
     public init(queue: DispatchQueue) throws(SystemCallError) {
@@ -45,6 +49,9 @@ public final class EventLoop: @unchecked Sendable {
         afterHarvest: @escaping @Sendable () -> Void = {}
     ) {
         precondition(source == nil, "an event loop is started once")
+        self.policy = policy
+        self.beforeEachBatch = beforeEachBatch
+        self.handle = handle
         let source = DispatchSource.makeReadSource(fileDescriptor: poller.descriptor, queue: queue)
         // Holds the loop until the source is cancelled and Dispatch drops its handlers.
         source.setEventHandler { [self] in
@@ -61,11 +68,27 @@ public final class EventLoop: @unchecked Sendable {
         self.source = source
     }
 
+    /// Handles the sockets that are ready now, without waiting for more, before the caller goes on.
+    ///
+    /// An owner's timer calls this before it judges its deadlines: when the queue was held up (a busy
+    /// machine), input that arrived before the timer ran is read first, so a ping that came in time keeps
+    /// its connection from being closed as idle, and a flip sent before the turn clock ran out is played.
+    /// Dispatch does not order a ready timer and a ready read source on one queue; this does.
+    public func handleReadySockets() {
+        #if DEBUG
+        dispatchPrecondition(condition: .onQueue(queue))
+        #endif
+        guard source != nil, let policy, let handle else { return }
+        _ = poller.harvestUntilQuiet(maxBatches: policy.maxBatchesPerWakeup, beforeEachBatch: beforeEachBatch, handle)
+    }
+
     /// Stops serving. The handlers are dropped once Dispatch has let go of the descriptor, and with them
     /// whatever they hold (typically the owner). Safe to call more than once.
     public func cancel() {
         source?.cancel()
         source = nil
+        handle = nil
+        beforeEachBatch = {}
     }
 }
 

@@ -639,6 +639,9 @@ public final class Server: @unchecked Sendable {
 
     private func lobbyTimerFired() {
         assertOnQueue()
+        // What arrived before the timer ran counts first: a late timer must not blame a client for the
+        // server's own delay (a ping still in the socket, a flip sent before the turn clock ran out).
+        loop?.handleReadySockets()
         lobby.advance(to: MonotonicClock.now())
         performLobbyActions()
         finishFailures()

@@ -101,4 +101,32 @@ struct EventLoopTests {
         queue.sync {}
         #expect(calls.load(ordering: .relaxed) == 0)
     }
+
+    @Test("handleReadySockets reads what has arrived before the caller goes on, though the read source has not run")
+    func handleReadySocketsRunsAheadOfTheSource() throws {
+        let queue = DispatchQueue(label: "loop test")
+        let loop = try EventLoop(queue: queue)
+        let pair = try Pair()
+        #expect(loop.poller.add(pair.ours, token: 7, interest: EventPoller.readable))
+        let recorder = Recorder(queue: queue)
+        queue.sync {
+            loop.start(policy: EventLoop.Policy(maxBatchesPerWakeup: 4, linger: .none),
+                       handle: { token, _ in
+                           recorder.record("socket \(token)")
+                           pair.drain()
+                       },
+                       afterHarvest: { recorder.record("after") })
+            // Still on the queue, so the read source cannot have run: only the call itself can read it.
+            _ = write(pair.theirs, "x\n", 2)
+            loop.handleReadySockets()
+            #expect(recorder.calls == ["socket 7"])
+            // Nothing is ready any more: a second call handles nothing.
+            loop.handleReadySockets()
+            #expect(recorder.calls == ["socket 7"])
+            loop.cancel()
+            _ = write(pair.theirs, "y\n", 2)
+            loop.handleReadySockets()
+            #expect(recorder.calls == ["socket 7"], "a cancelled loop handles nothing")
+        }
+    }
 }

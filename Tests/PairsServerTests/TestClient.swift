@@ -103,6 +103,8 @@ final class TestClient {
     @discardableResult
     func waitFor(_ what: String, within seconds: Double = 5, _ matches: (ServerMessage) -> Bool) throws -> ServerMessage {
         let deadline = Date().addingTimeInterval(seconds)
+        // Named in the failure: often the `bye` that says why the wait was in vain.
+        var skipped: ServerMessage?
         while true {
             let remaining = deadline.timeIntervalSinceNow
             guard remaining > 0 else { throw TestTimeout(what: what) }
@@ -110,8 +112,10 @@ final class TestClient {
             do {
                 message = try next(within: remaining)
             } catch {
-                throw TestTimeout(what: "\(what) (\(isClosedByServer ? "connection closed" : "nothing came"))")
+                let last = skipped.map { "; the last message was \($0)" } ?? ""
+                throw TestTimeout(what: "\(what) (\(isClosedByServer ? "connection closed" : "nothing came")\(last))")
             }
+            defer { skipped = message }
             if case .joined(let joined) = message {
                 self.joined = joined
                 if joined.seat != nil {
