@@ -1,11 +1,16 @@
 import PairsRules
 
-/// A write position in a buffer of fixed size that stops the process rather than write past its end.
+/// A write position in a buffer of fixed size that never writes past its end.
 ///
 /// The state fast path (`StateLineEncoder`) sizes its buffer from a bound computed beforehand and writes
-/// through a pointer. Every write here checks the room left first, so a bound that a future field or an
-/// input nobody thought of outgrows traps at the `precondition` instead of corrupting the heap. The check is
-/// one compare per write, and a write is a whole piece (a literal, a run of text, a number), not a byte.
+/// through a pointer. Every write here checks the room left first: a write that does not fit is not made,
+/// and the cursor remembers it (`hasOverflowed`), so a bound that a future field or an input nobody thought
+/// of outgrows is caught by the encoder's `precondition` instead of corrupting the heap. The check is one
+/// compare per write, and a write is a whole piece (a literal, a run of text, a number), not a byte.
+///
+/// Refusing rather than trapping here is what lets the tests show one byte over is caught without
+/// stopping a process: Swift Testing's exit tests wait on child processes in a way that spins when
+/// another test's child is left unreaped.
 struct ByteCursor {
     private let start: UnsafeMutablePointer<UInt8>
     private let end: UnsafeMutablePointer<UInt8>
@@ -21,27 +26,35 @@ struct ByteCursor {
     /// The bytes written so far, from the start of the buffer.
     var count: Int { position - start }
 
-    /// Claims the next `length` bytes and returns where they start; traps if the buffer does not have them.
+    /// Whether a write did not fit and was left out: what was written is then not the whole message.
+    private(set) var hasOverflowed = false
+
+    /// Claims the next `length` bytes and returns where they start, or nil (and the cursor has overflowed)
+    /// if the buffer does not have them.
     @inline(__always)
-    private mutating func claim(_ length: Int) -> UnsafeMutablePointer<UInt8> {
-        precondition(length <= end - position, "a write past the end of the buffer: its bound was too small")
+    private mutating func claim(_ length: Int) -> UnsafeMutablePointer<UInt8>? {
+        guard length <= end - position else {
+            hasOverflowed = true
+            return nil
+        }
         defer { position += length }
         return position
     }
 
     @inline(__always)
     mutating func append(_ text: StaticString) {
-        claim(text.utf8CodeUnitCount).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+        claim(text.utf8CodeUnitCount)?.update(from: text.utf8Start, count: text.utf8CodeUnitCount)
     }
 
     @inline(__always)
     mutating func append(_ bytes: UnsafeRawBufferPointer) {
-        UnsafeMutableRawPointer(claim(bytes.count)).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+        guard let target = claim(bytes.count) else { return }
+        UnsafeMutableRawPointer(target).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
     }
 
     @inline(__always)
     mutating func appendByte(_ byte: UInt8) {
-        claim(1).pointee = byte
+        claim(1)?.pointee = byte
     }
 
     /// `0` or `1` for a seat, `null` for none, as `JSONWriter` writes a seat's index.

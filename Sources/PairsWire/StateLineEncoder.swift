@@ -109,6 +109,8 @@ enum StateLineEncoder {
             // bound counted short is caught by every test that encodes, not only when the rounding is tight.
             var out = ByteCursor(UnsafeMutableBufferPointer(rebasing: buffer[..<capacity]))
             for state in states { write(state, in: context, to: &out) }
+            // A line cut short would be a protocol error for every client in the room: stop instead.
+            precondition(!out.hasOverflowed, "a state line outgrew its bound: StateLineEncoder.bound is too small")
             count = out.count
         }
     }

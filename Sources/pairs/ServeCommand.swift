@@ -57,15 +57,8 @@ enum ServeCommand {
             }
         }
         let server = Server(configuration: configuration, version: version, store: store)
-        do {
-            try server.start()
-        } catch {
-            printError("pairs serve: cannot listen on \(configuration.host):\(configuration.port): \(error)")
-            return 1
-        }
-        print("pairs listening on \(server.listeningAddress)")
-        fflush(nil) // flushes stdout, so a script waiting for the line sees it at once
-
+        // The signal sources are in place before the listening line: a script that signals the server as
+        // soon as it listens must find it ready (between `SIG_IGN` and an active source, a signal is lost).
         var signalSources: [DispatchSourceSignal] = []
         // SIGHUP too: a dropped SSH session running the server in the foreground ends it as SIGTERM does,
         // with `bye shutdown` to every client, rather than cutting them off.
@@ -79,6 +72,15 @@ enum ServeCommand {
             source.activate()
             signalSources.append(source)
         }
+        do {
+            try server.start()
+        } catch {
+            printError("pairs serve: cannot listen on \(configuration.host):\(configuration.port): \(error)")
+            return 1
+        }
+        print("pairs listening on \(server.listeningAddress)")
+        fflush(nil) // flushes stdout, so a script waiting for the line sees it at once
+
         withExtendedLifetime(signalSources) { dispatchMain() }
     }
 

@@ -112,7 +112,8 @@ struct LoadCommandTests {
         #expect(summary["unreadable_lines"] as? Int == 0)
         let connections = try #require(summary["connections"] as? [String: Int])
         let requested = 4 * connectionsPerGame
-        #expect(connections == ["requested": requested, "opened": requested, "failed": 0, "dropped": 0])
+        #expect(connections == ["requested": requested, "opened": requested, "failed": 0, "dropped": 0],
+                "why dropped: \(summary["connections_dropped"] ?? "none said")")
         #expect(server.statistics().gamesFinished == 12)
     }
 
