@@ -46,7 +46,23 @@ func pageIsSelfContained() {
     #expect(!html.contains("http://") && !html.contains("https://"))
     #expect(!html.contains(" src=") && !html.contains("@import") && !html.contains("url("))
     #expect(html.contains(#"<link rel="icon" href="data:,">"#))
-    #expect(ClientPage.bytes.count < 40_000)
+    // Small enough to load at once over a busy party Wi-Fi and to read in one sitting.
+    #expect(ClientPage.bytes.count < 48 * 1024)
+}
+
+@Test("the binary serves exactly the page file of the sources, embedded when it was built")
+func pageIsTheSourceFile() throws {
+    let file = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() // the package
+        .appendingPathComponent("Sources/PairsWeb/Page/client.html")
+    #expect(try Data(contentsOf: file) == Data(ClientPage.bytes))
+}
+
+@Test("the page never turns text into markup: names and chat may hold anything")
+func pageInsertsTextOnly() {
+    for sink in ["innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "createContextualFragment", "DOMParser", "eval("] {
+        #expect(!script.contains(sink), "\(sink)")
+    }
 }
 
 @Test("the page keeps the hooks tests and scripts rely on")
@@ -54,24 +70,27 @@ func stableHooks() {
     let code = script
     for hook in [#""data-card": index"#, #""data-state": "down""#, "node.dataset.state = data.state", #"params.get("room")"#,
                  #"params.get("name")"#, #"params.get("watch")"#, #"sessionStorage.setItem("pairs.token""#,
-                 #"new WebSocket(scheme + location.host + "/ws")"#, "prefers-color-scheme"] {
+                 #"new WebSocket(scheme + location.host + "/ws")"#, "prefers-color-scheme", "document.body.dataset.view = view",
+                 #"$("game").dataset.seat = "#, #"$("game").dataset.phase = "#, #"$("result").dataset.result = "#] {
         #expect(code.contains(hook) || ClientPage.html.contains(hook), "\(hook)")
     }
 }
 
 @Test("the page sends only requests of protocol.md and has words for every event kind")
 func pageSpeaksTheProtocol() throws {
-    let requests: Set<String> = ["hello", "join", "flip", "rematch", "leave", "say", "watch", "list", "resume", "ping", "stats", "help", "quit"]
+    let requests: Set<String> = ["hello", "join", "flip", "rematch", "leave", "say", "watch", "list", "resume", "ping", "stats", "help", "quit",
+                                 "history", "replay", "leaderboard", "profile"]
     // Requests are object literals passed to send() or kept as the join or watch to make (`intent`,
     // `request`); other `type:` keys in the script are element attributes and rule descriptors.
     let sent = try Regex(#"(?:send\(|intent|request = )[^{\n]*\{ type: "([a-z_]+)""#)
     let sentTypes = Set(script.matches(of: sent).map { String($0.output[1].substring ?? "") })
-    #expect(sentTypes.isSuperset(of: ["hello", "join", "flip", "rematch", "leave", "say", "watch", "list", "resume", "ping"]))
+    #expect(sentTypes.isSuperset(of: ["hello", "join", "flip", "rematch", "leave", "say", "watch", "list", "resume", "ping", "history", "leaderboard"]))
     #expect(sentTypes.isSubset(of: requests), "\(sentTypes.subtracting(requests))")
-    for kind in ["join", "start", "flip", "match", "mismatch", "hide", "timeout", "over", "forfeit", "leave", "disconnect", "reconnect", "rematch"] {
+    for kind in ["join", "peek", "start", "flip", "match", "mismatch", "hide", "timeout", "over", "time_up", "exhausted", "forfeit", "leave",
+                 "disconnect", "reconnect", "rematch"] {
         #expect(script.contains("case \"\(kind)\": return"), "event kind \(kind)")
     }
-    for message in ["welcome", "joined", "state", "left", "rooms", "chat", "error", "bye", "pong"] {
+    for message in ["welcome", "joined", "state", "left", "rooms", "chat", "error", "bye", "pong", "leaderboard", "history"] {
         #expect(script.contains("  \(message)("), "handler for \(message)")
     }
 }
@@ -92,4 +111,15 @@ func scriptParses() throws {
     let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     #expect(process.terminationStatus == 0, "\(message)")
+}
+
+@Test("the lobby offers every rule of protocol.md's join, variants included, and words for names a server refuses")
+func pageOffersEveryRule() {
+    for rule in ["seats", "match", "deck", "scoring", "flip_cost", "mismatch_penalty", "match_bonus", "pairs", "turn_seconds",
+                 "game_seconds", "peek_ms", "reveal_ms", "again_on_match"] {
+        #expect(script.contains("{ key: \"\(rule)\""), "rule \(rule)")
+    }
+    for code in ["name_taken", "bad_password", "no_storage"] {
+        #expect(script.contains("\(code): \""), "words for \(code)")
+    }
 }
