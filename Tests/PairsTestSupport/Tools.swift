@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Finds the programs the end-to-end tests run: the `pairs` binary this build produced, and the
-/// external tools (nc, python3, tmux) that CI installs.
+/// external tools (nc, python3, tmux, node, chromium) that CI installs.
 public enum Tools {
     /// The environment variable under which a missing external tool fails its tests instead of skipping
     /// them. `.ci/run` sets it, so CI runs every test it installed the tools for.
@@ -57,11 +57,25 @@ public enum Tools {
     /// saying which are missing; with `PAIRS_REQUIRE_TOOLS=1` the test runs anyway, and fails on the
     /// first missing tool it looks up with `external`. The README promises that `swift test` passes on a
     /// machine with only the toolchain, and CI must not pass by skipping.
-    public static func needs(_ names: String...) -> ConditionTrait {
-        let missing = names.filter { installed($0) == nil }
+    /// `pythonModules` are modules python3 must import (such as selenium), looked for only when asked.
+    public static func needs(_ names: String..., pythonModules: [String] = []) -> ConditionTrait {
+        let missing = names.filter { installed($0) == nil } + pythonModules.filter { !pythonImports($0) }.map { "python's \($0)" }
         let verb = missing.count == 1 ? "is" : "are"
         return .enabled(if: missing.isEmpty || isRequiringTools,
                         Comment(rawValue: "\(missing.joined(separator: " and ")) \(verb) not installed (.ci/run installs it)"))
+    }
+
+    /// Whether python3 is installed and can import `module`.
+    private static func pythonImports(_ module: String) -> Bool {
+        guard let python = installed("python3") else { return false }
+        let process = Process()
+        process.executableURL = python
+        process.arguments = ["-c", "import \(module)"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
     }
 
     /// Whether `PAIRS_REQUIRE_TOOLS=1` asks for a missing tool to fail the test rather than skip it.

@@ -1,0 +1,468 @@
+#!/usr/bin/env python3
+"""Plays Pairs through the browser page in headless Chromium, driven by Selenium.
+
+Run by Tests/PairsClientTests/BrowserPageTests.swift against a real `pairs serve --data none`, with a
+`pairs bot` already waiting in ROOM. One phone-sized browser (360 px, touch) joins ROOM by URL and plays a
+whole game against the bot with taps, clicks and the keyboard: every flip must end its animation in the
+state its `data-state` says, a mismatch must be shown and then hidden, and the page is reloaded in the
+middle of the game and must take its seat back. A desktop browser (1280 px) watches the same game. Then
+the phone plays a solo game of playing cards with rules chosen in the lobby's form. Screenshots of the
+lobby and of finished games go to OUT.
+
+Prints one line per check passed and, at the end, "result: KIND MINE THEIRS" (the phone's result and
+scores, for the test to compare with the bot's own line) and "passed". Exits 1 with the reason on the
+first failure, and never waits longer than --seconds in all.
+"""
+
+import argparse
+import base64
+import os
+import sys
+import signal
+import time
+import traceback
+import urllib.parse
+
+os.environ.setdefault("SE_OFFLINE", "true")  # never let Selenium look for a driver on the network
+
+try:
+    from selenium import webdriver
+    from selenium.common.exceptions import TimeoutException, WebDriverException
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+except ImportError as error:
+    print(f"play_page.py: python's selenium is not installed ({error}); pip install selenium", file=sys.stderr)
+    sys.exit(3)
+
+POLL_SECONDS = 0.05  # how often a wait looks at the page again
+STEP_SECONDS = 10  # the longest any one step may take (a flip, a reveal, a reload), within the overall deadline
+PHONE = (360, 740)
+DESKTOP = (1280, 900)
+
+
+class Failure(Exception):
+    pass
+
+
+class Deadline:
+    def __init__(self, seconds):
+        self.end = time.monotonic() + seconds
+
+    def left(self, cap=STEP_SECONDS):
+        left = self.end - time.monotonic()
+        if left <= 0:
+            raise Failure("out of time for the whole run")
+        return min(cap, left)
+
+
+def say(text):
+    print(text, flush=True)
+
+
+# What the page shows, read in one script call: the view, the game's hooks and every card.
+READ_PAGE = """
+const game = document.getElementById("game");
+const result = document.getElementById("result");
+return {
+  view: document.body.dataset.view,
+  seat: game.dataset.seat || null,
+  phase: game.dataset.phase || null,
+  mine: document.getElementById("board").classList.contains("mine"),
+  status: document.getElementById("status-text").textContent,
+  result: result.hidden ? null : { kind: result.dataset.result, text: result.textContent },
+  notice: document.getElementById("notice").textContent,
+  events: [...document.querySelectorAll("#events li")].map((li) => li.textContent),
+  players: [...document.querySelectorAll("#players .player")].map((p) => ({
+    text: p.firstChild.textContent, score: p.querySelector(".score") && Number(p.querySelector(".score").textContent) })),
+  cards: [...document.querySelectorAll("#board .card")].map((card) => {
+    const inner = card.querySelector(".inner");
+    const front = card.querySelector(".front");
+    return { index: Number(card.dataset.card), state: card.dataset.state, face: card.querySelector(".face").textContent,
+      moving: inner.getAnimations().length > 0, transform: getComputedStyle(inner).transform,
+      frontColor: getComputedStyle(front).color, miss: card.classList.contains("miss") };
+  }),
+};
+"""
+
+
+# Records, in the page, every change of a card's data-state and every flip animation that ran to its end,
+# so a card turned back and taken again by the bot between two looks is still seen to have turned back.
+TRACE = """
+const board = document.getElementById("board");
+window.pairsTrace = { states: {}, ends: {}, events: [] };
+new MutationObserver((records) => {
+  for (const record of records) for (const node of record.addedNodes) pairsTrace.events.push(node.textContent);
+}).observe(document.getElementById("events"), { childList: true });
+new MutationObserver((records) => {
+  for (const record of records) {
+    const card = record.target, states = (pairsTrace.states[card.dataset.card] ||= []);
+    if (states[states.length - 1] !== card.dataset.state) states.push(card.dataset.state);
+  }
+}).observe(board, { attributes: true, attributeFilter: ["data-state"], subtree: true });
+board.addEventListener("transitionend", (event) => {
+  if (!event.target.classList.contains("inner")) return;
+  const card = event.target.closest(".card");
+  (pairsTrace.ends[card.dataset.card] ||= []).push([card.dataset.state, getComputedStyle(event.target).transform]);
+});
+"""
+
+
+def load(driver, url=None):
+    """Opens url (or reloads) and starts the trace."""
+    if url is None:
+        driver.refresh()
+    else:
+        driver.get(url)
+    if not driver.execute_script('return document.getElementById("board") !== null'):
+        text = driver.execute_script("return document.documentElement.innerText").strip()[:200]
+        raise Failure(f"{url or 'the reload'} did not serve the Pairs page; it showed {text!r}")
+    driver.execute_script(TRACE)
+
+
+def page(driver):
+    return driver.execute_script(READ_PAGE)
+
+
+def wait_for(driver, deadline, what, condition, cap=STEP_SECONDS):
+    """Waits until condition(page) is truthy and returns it; fails naming `what` and the page's state."""
+    last = {}
+
+    def check(_):
+        last["page"] = page(driver)
+        return condition(last["page"])
+
+    try:
+        return WebDriverWait(driver, deadline.left(cap), poll_frequency=POLL_SECONDS).until(check)
+    except TimeoutException:
+        shown = last.get("page") or {}
+        brief = {key: shown.get(key) for key in ("view", "seat", "phase", "status", "result", "notice")}
+        brief["cards"] = [(c["state"], c["face"]) for c in shown.get("cards", [])]
+        brief["events"] = shown.get("events", [])[-4:]
+        raise Failure(f"timed out waiting for {what}; the page showed {brief}")
+
+
+def facing(transform):
+    """Which side of a card its rotation shows: "back" (no turn) or "front" (turned 180 degrees)."""
+    if transform in ("none", ""):
+        return "back"
+    first = float(transform[transform.index("(") + 1:].split(",")[0])
+    return "front" if first < -0.5 else "back" if first > 0.5 else "edge"
+
+
+def settled(card):
+    """A card whose flip animation has ended, showing the side its data-state says."""
+    want = "back" if card["state"] == "down" else "front"
+    return not card["moving"] and facing(card["transform"]) == want
+
+
+def browser(args, size, phone):
+    options = Options()
+    options.binary_location = args.chromium
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                 "--disable-extensions", "--mute-audio", "--hide-scrollbars", "--force-color-profile=srgb",
+                 f"--window-size={size[0]},{size[1]}"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=args.chromedriver))
+    driver.set_page_load_timeout(STEP_SECONDS)
+    driver.set_script_timeout(STEP_SECONDS)
+    emulate(driver, size, phone)
+    return driver
+
+
+def emulate(driver, size, phone, dark=False):
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": phone})
+    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": phone, "maxTouchPoints": 5 if phone else 1})
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                           {"features": [{"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
+
+
+def screenshot(driver, out, name):
+    """The whole page, not just the window: a phone's finished game is taller than its screen."""
+    width, height = driver.execute_script(
+        "return [document.documentElement.clientWidth, Math.max(document.documentElement.scrollHeight, innerHeight)]")
+    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True,
+                                                             "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1}})
+    path = os.path.join(out, name)
+    with open(path, "wb") as file:
+        file.write(base64.b64decode(shot["data"]))
+    say(f"screenshot: {path} ({width}x{height})")
+
+
+class Player:
+    """Plays a seat through the page: remembers every face it has seen, and turns its flips with a tap, a
+    mouse click or the keyboard in turn, so all three ways of playing are used."""
+
+    WAYS = ("tap", "click", "keys")
+
+    def __init__(self, driver, deadline, playing_cards=False):
+        self.driver = driver
+        self.deadline = deadline
+        self.playing_cards = playing_cards
+        self.known = {}  # card index -> face, for this game
+        self.colours = {}  # "red" or "black" -> the colours their faces were drawn in
+        self.flips = 0
+        self.mismatches_seen = 0
+
+    def learn(self, shown):
+        for card in shown["cards"]:
+            if card["state"] != "down" and card["face"]:
+                self.known[card["index"]] = card["face"]
+                suit = "red" if card["face"][-1] in "♥♦" else "black" if card["face"][-1] in "♠♣" else None
+                if suit:
+                    self.colours.setdefault(suit, set()).add(card["frontColor"])
+
+    def matches(self, a, b):
+        """Whether two faces make a set: the same word, or playing cards of one rank or one suit."""
+        if not self.playing_cards:
+            return a == b
+        return a[:-1] == b[:-1] or a[-1] == b[-1]
+
+    def flip(self, index):
+        way = self.WAYS[self.flips % len(self.WAYS)]
+        self.flips += 1
+        element = self.driver.find_element(By.CSS_SELECTOR, f'#board .card[data-card="{index}"]')
+        self.driver.execute_script("pairsTrace.states[arguments[0]] = ['down']; pairsTrace.ends[arguments[0]] = []", index)
+        if way == "tap":
+            self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+            x, y = self.driver.execute_script(
+                "const r = arguments[0].getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]", element)
+            for kind, points in (("touchStart", [{"x": x, "y": y}]), ("touchEnd", [])):
+                self.driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+        elif way == "click":
+            element.click()
+        else:
+            count = len(page(self.driver)["cards"])
+            keys = str(index)
+            # The page flips as soon as no longer number starts with the digits typed, else on Enter.
+            if index * 10 < count:
+                keys += "\ue007"
+            ActionChains(self.driver).send_keys(keys).perform()
+        return way
+
+    def choose(self, shown, first=None):
+        down = [c["index"] for c in shown["cards"] if c["state"] == "down"]
+        known = [i for i in down if i in self.known]
+        if first is not None:
+            partner = [i for i in known if i != first and self.matches(self.known[first], self.known[i])]
+            if partner:
+                return partner[0]
+        else:
+            pairs = [a for a in known for b in known if a != b and self.matches(self.known[a], self.known[b])]
+            if pairs:
+                return pairs[0]
+        unknown = [i for i in down if i not in self.known and i != first]
+        return (unknown or [i for i in down if i != first])[0]
+
+    def take_turn(self):
+        """Flips two cards and checks what the page shows of them; returns False if the game ended first."""
+        shown = wait_for(self.driver, self.deadline, "my turn with every unmatched card face down",
+                         lambda p: p if p["phase"] == "over" or (p["mine"] and p["phase"] == "playing"
+                                                                  and not any(c["state"] == "up" for c in p["cards"])) else None)
+        if shown["phase"] == "over":
+            return False
+        self.learn(shown)
+        turned = []
+        for _ in range(2):
+            index = self.choose(shown, turned[0] if turned else None)
+            way = self.flip(index)
+            shown = wait_for(self.driver, self.deadline, f"card {index} ({way}) to turn face up and end its animation",
+                             lambda p: p if p["cards"][index]["state"] != "down" and settled(p["cards"][index]) else None)
+            card = shown["cards"][index]
+            if not card["face"]:
+                raise Failure(f"card {index} is {card['state']} but shows no face")
+            self.learn(shown)
+            turned.append(index)
+            if shown["phase"] == "over":
+                return False
+        states = [shown["cards"][i]["state"] for i in turned]
+        if states == ["up", "up"]:
+            self.check_mismatch(shown, turned)
+        elif states != ["matched", "matched"]:
+            raise Failure(f"cards {turned} ended a turn as {states}")
+        return True
+
+    def check_mismatch(self, shown, turned):
+        """A mismatch is shown (both faces up, marked as no match) and then hidden (both turn back)."""
+        if shown["phase"] != "reveal" or not all(shown["cards"][i]["miss"] for i in turned):
+            raise Failure(f"a mismatch of {turned} is not on show as one: phase {shown['phase']}")
+        # Turned back: each card went up and then down, and its animation back ended face down, unless
+        # the other player took the card up again before it could.
+        def turned_back(shown):
+            trace = self.driver.execute_script("return pairsTrace")
+            for i in turned:
+                if trace["states"].get(str(i), [])[:3] != ["down", "up", "down"]:
+                    return False
+                ended_down = any(state == "down" and facing(transform) == "back" for state, transform in trace["ends"].get(str(i), []))
+                if not ended_down and shown["cards"][i]["state"] == "down":
+                    return False
+            return True
+
+        wait_for(self.driver, self.deadline, f"the mismatched cards {turned} to turn back face down", turned_back)
+        wait_for(self.driver, self.deadline, "the turned-back faces to be forgotten",
+                 lambda p: all(p["cards"][i]["face"] == "" or p["cards"][i]["state"] != "down" for i in turned))
+        said = f"Cards {turned[0]}, {turned[1]} turned back"
+        if said not in self.driver.execute_script("return pairsTrace.events"):
+            raise Failure(f"no event says \"{said}\"")
+        self.mismatches_seen += 1
+
+
+def finished(shown):
+    return shown if shown["phase"] == "over" and shown["result"] else None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--url", required=True, help="the server's page, http://HOST:PORT/")
+    parser.add_argument("--room", required=True, help="the room the bot waits in")
+    parser.add_argument("--name", default="<b>ann</b>&amp;", help="the phone's player name (markup, to see it shown as text)")
+    parser.add_argument("--opponent", required=True, help="the bot's name")
+    parser.add_argument("--out", required=True, help="directory for the screenshots")
+    parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument("--chromedriver", default="/usr/bin/chromedriver")
+    parser.add_argument("--seconds", type=float, default=75, help="the longest the whole run may take")
+    args = parser.parse_args()
+    # A test that gives up on this script sends SIGTERM: quit the browsers (the finally below) on the way out.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+    deadline = Deadline(args.seconds)
+    os.makedirs(args.out, exist_ok=True)
+    base = args.url.rstrip("/")
+    phone = desktop = None
+    try:
+        phone = browser(args, PHONE, phone=True)
+        desktop = browser(args, DESKTOP, phone=False)
+        say("ok: two headless browsers")
+
+        # The lobby, as both see it first.
+        for driver, name in ((phone, "lobby-360.png"), (desktop, "lobby-1280.png")):
+            load(driver, base + "/")
+            wait_for(driver, deadline, "the lobby", lambda p: p["view"] == "lobby")
+            screenshot(driver, args.out, name)
+        fields = phone.execute_script("return [...document.querySelectorAll('#rules-fields [id^=rule-]')].map((f) => f.id)")
+        say(f"ok: the lobby shows the rule fields {fields}")
+
+        # The phone joins the bot's room by URL, with a name that needs escaping.
+        name = args.name
+        load(phone, f"{base}/?room={urllib.parse.quote(args.room)}&name={urllib.parse.quote(name)}")
+        shown = wait_for(phone, deadline, "the game to start in the room",
+                         lambda p: p if p["view"] == "game" and p["phase"] in ("playing", "reveal") else None)
+        seat = shown["seat"]
+        if seat not in ("0", "1") or not any(p["text"].endswith(name + " (you)") for p in shown["players"]):
+            raise Failure(f"joined as seat {seat} with players {shown['players']}: the name is not shown as text")
+        if phone.execute_script("return document.querySelectorAll('b').length") != 0:
+            raise Failure("a name from the server became markup")
+        say(f"ok: joined {args.room} by URL as seat {seat}, the name shown as text")
+
+        load(desktop, f"{base}/?watch={urllib.parse.quote(args.room)}")
+        watching = wait_for(desktop, deadline, "the watcher's board",
+                            lambda p: p if p["view"] == "game" and p["seat"] == "watching" and p["cards"] else None)
+        say(f"ok: the desktop watches, {len(watching['cards'])} cards")
+
+        player = Player(phone, deadline)
+        reloaded = False
+        while True:
+            if not player.take_turn():
+                break
+            if not reloaded and player.mismatches_seen > 0:
+                load(phone)
+                back = wait_for(phone, deadline, "the reloaded page to take its seat back",
+                                lambda p: p if p["view"] == "game" and p["seat"] == seat and p["phase"] else None)
+                wait_for(phone, deadline, "the page to say it came back", lambda p: "You came back" in p["events"])
+                if not any(p["text"].endswith(name + " (you)") for p in back["players"]):
+                    raise Failure(f"after the reload the page is not {name}'s seat: {back['players']}")
+                reloaded = True
+                say(f"ok: reloaded in the middle of the game and resumed seat {seat}")
+        if player.mismatches_seen == 0:
+            raise Failure("the phone made no mismatch, so none was seen shown and hidden")
+        if not reloaded:
+            raise Failure("the game ended before the page could be reloaded")
+        say(f"ok: {player.flips} flips by tap, click and keyboard; {player.mismatches_seen} mismatches shown then hidden")
+
+        done = wait_for(phone, deadline, "the result, every card matched and still",
+                        lambda p: finished(p) if all(c["state"] == "matched" and c["face"] and settled(c) for c in p["cards"]) else None)
+        mine = done["players"][int(seat)]["score"]
+        theirs = done["players"][1 - int(seat)]["score"]
+        expected = "won" if mine > theirs else "lost" if mine < theirs else "draw"
+        if done["result"]["kind"] != expected or f"{mine} – {theirs}" not in done["result"]["text"]:
+            raise Failure(f"scores {mine} to {theirs} but the result says {done['result']}")
+        say(f"ok: the phone shows \"{done['result']['text']}\"")
+
+        seen = wait_for(desktop, deadline, "the watcher's result", finished)
+        if [(c["state"], c["face"]) for c in seen["cards"]] != [(c["state"], c["face"]) for c in done["cards"]]:
+            raise Failure("the watcher's board differs from the player's")
+        winner = {"won": name, "lost": args.opponent, "draw": None}[expected]
+        said = f"{winner} won {max(mine, theirs)} – {min(mine, theirs)}" if winner else f"Draw {mine} – {theirs}"
+        if seen["result"]["kind"] != ("over" if winner else "draw") or seen["result"]["text"] != said:
+            raise Failure(f"the watcher's result says {seen['result']}")
+        desktop.find_element(By.CSS_SELECTOR, '#board .card[data-card="0"]').click()
+        wait_for(desktop, deadline, "a watcher's flip to be refused", lambda p: "watching" in p["notice"])
+        say(f"ok: the watcher saw the same board and \"{seen['result']['text']}\"")
+
+        screenshot(phone, args.out, "game-360.png")
+        emulate(phone, PHONE, phone=True, dark=True)
+        screenshot(phone, args.out, "game-360-dark.png")
+        emulate(phone, DESKTOP, phone=False)
+        screenshot(phone, args.out, "game-1280.png")
+        screenshot(desktop, args.out, "watch-1280.png")
+        print(f"result: {expected} {mine} {theirs}", flush=True)
+
+        # Back to the lobby, and a solo game of playing cards with rules from the form.
+        emulate(phone, PHONE, phone=True)
+        phone.find_element(By.ID, "leave").click()
+        wait_for(phone, deadline, "the lobby after leaving", lambda p: p["view"] == "lobby")
+        phone.execute_script("""
+            const set = (id, value) => { const f = document.getElementById(id); f.value = value; f.dispatchEvent(new Event("change")); };
+            document.getElementById("rules").open = true;
+            set("rule-deck", "cards"); set("rule-pairs", "3"); set("rule-game_seconds", "60");
+            set("rule-scoring", "matchismo"); set("rule-turn_seconds", "0");""")
+        phone.find_element(By.ID, "solo").click()
+        shown = wait_for(phone, deadline, "a solo game of playing cards",
+                         lambda p: p if p["view"] == "game" and p["phase"] == "playing" and len(p["players"]) == 1 else None)
+        rules = phone.find_element(By.ID, "rules-line").text
+        if "solo" not in rules or "playing cards" not in rules or "Matchismo" not in rules:
+            raise Failure(f"the solo room's rules read {rules!r}")
+        clock = phone.find_element(By.ID, "game-clock").text
+        if "game" not in clock:
+            raise Failure(f"no game clock shown: {clock!r}")
+        solo = Player(phone, deadline, playing_cards=True)
+        while solo.take_turn():
+            pass
+        done = wait_for(phone, deadline, "the solo result", finished)
+        solo.learn(done)
+        text = done["result"]["text"]
+        if not (text.startswith("Cleared in 0:") or text.startswith("No set left") or text.startswith("Time's up")):
+            raise Failure(f"the solo result says {text!r}")
+        say(f"ok: a solo game of playing cards ended: \"{text}\"")
+        red, black = solo.colours.get("red", set()), solo.colours.get("black", set())
+        if len(red) > 1 or len(black) > 1 or red & black:
+            raise Failure(f"red suits were drawn in {red} and black ones in {black}")
+        say(f"ok: red suits in {red or 'no card seen'}, black ones in {black or 'no card seen'}")
+        screenshot(phone, args.out, "solo-cards-360.png")
+        say("passed")
+        return 0
+    except (Failure, WebDriverException) as error:
+        if isinstance(error, Failure):
+            print(f"play_page.py: {error}", file=sys.stderr)
+        else:  # without the browser's own stack of addresses, which says nothing
+            print(f"play_page.py: {type(error).__name__}: {error.msg}\n{''.join(traceback.format_tb(error.__traceback__))}", file=sys.stderr)
+        for driver, label in ((phone, "phone"), (desktop, "desktop")):
+            if driver is not None:
+                try:
+                    screenshot(driver, args.out, f"failure-{label}.png")
+                except Exception:  # the browser may be what failed
+                    pass
+        return 1
+    finally:
+        for driver in (phone, desktop):
+            if driver is not None:
+                try:
+                    driver.quit()
+                except Exception:
+                    pass
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,85 @@
+import Foundation
+import PairsTestSupport
+import Testing
+
+/// The browser page played for real: headless Chromium, driven from Python with Selenium by
+/// `Tests/Browser/play_page.py`, against the real `pairs serve` and `pairs bot`.
+private enum BrowserRun {
+    /// The driver script, found from this source file.
+    static let script = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent() // PairsClientTests
+        .deletingLastPathComponent() // Tests
+        .appendingPathComponent("Browser/play_page.py")
+
+    /// The screenshots the driver must write, and how wide each is in CSS pixels (one pixel each).
+    static let screenshots = [("lobby-360.png", 360), ("lobby-1280.png", 1280), ("game-360.png", 360), ("game-360-dark.png", 360),
+                              ("game-1280.png", 1280), ("watch-1280.png", 1280), ("solo-cards-360.png", 360)]
+
+    /// The longest the driver may take in all (it checks this itself and says what it was waiting for);
+    /// a run takes about 20 s on a quiet machine.
+    static let driverSeconds = 50
+
+    /// Where the screenshots go: `test-output/browser-page/` beside the `pairs` binary of this build (so under
+    /// `.build/debug/`), emptied first so that every file in it is from the latest run.
+    static func outputDirectory() throws -> URL {
+        let directory = try Tools.pairs().deletingLastPathComponent().appendingPathComponent("test-output/browser-page")
+        try? FileManager.default.removeItem(at: directory)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    /// The width of a PNG image from its header, or nil if `data` is not a PNG.
+    static func pngWidth(_ data: Data) -> Int? {
+        let bytes = [UInt8](data.prefix(24))
+        guard bytes.count == 24, bytes[0..<8] == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], bytes[12..<16] == [0x49, 0x48, 0x44, 0x52] else {
+            return nil
+        }
+        return bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }
+    }
+}
+
+@Test("the page plays a whole game against pairs bot in headless Chromium: joined by URL, every flip ends its animation in its data-state, a mismatch is shown then hidden, a reload resumes the seat, a second browser watches, the result agrees with the bot's, and a solo game of playing cards ends with its result",
+      Tools.needs("python3", "chromium", "chromedriver", pythonModules: ["selenium"]), .timeLimit(.minutes(2)))
+func browserPlaysAGame() async throws {
+    let python = try Tools.external("python3")
+    let chromium = try Tools.external("chromium")
+    let chromedriver = try Tools.external("chromedriver")
+    let pairs = try Tools.pairs()
+    let output = try BrowserRun.outputDirectory()
+
+    let server = try Subprocess(pairs, ["serve", "--host", "127.0.0.1", "--port", "0", "--data", "none", "--log-level", "warning",
+                                        "--pairs", "6", "--reveal-ms", "1000", "--turn-seconds", "30"])
+    defer { server.terminate() }
+    let listening = try await server.waitForLine("the listening line") { $0.hasPrefix("pairs listening on ") }.line
+    let port = try #require(listening.split(separator: ":").last.flatMap { Int($0) }, "\(listening)")
+
+    // The bot plays on after the game (it asks for a rematch), so the result stays on the page to be read.
+    let bot = try Subprocess(pairs, ["bot", "--host", "127.0.0.1", "--port", String(port), "--room", "browser", "--think-ms", "150",
+                                     "--name", "robo", "--seed", "3"])
+    defer { bot.terminate() }
+    let driver = try Subprocess(python, [BrowserRun.script.path, "--url", "http://127.0.0.1:\(port)/", "--room", "browser",
+                                         "--name", "<b>ann</b>&amp;", "--opponent", "robo", "--out", output.path,
+                                         "--chromium", chromium.path, "--chromedriver", chromedriver.path,
+                                         "--seconds", String(BrowserRun.driverSeconds)])
+    defer { driver.terminate() }
+
+    let status = try await driver.waitForExit(timeout: .seconds(BrowserRun.driverSeconds + 20))
+    let transcript = driver.lines.joined(separator: "\n") + "\n" + driver.errorText
+    #expect(status == 0, "\(transcript)")
+    #expect(driver.lines.last == "passed", "\(transcript)")
+
+    // The page's result is the bot's, seen from the other side.
+    let result = try #require(driver.lines.first { $0.hasPrefix("result: ") }, "\(transcript)").split(separator: " ")
+    let botLine = try await bot.waitForLine("the bot's game line") { GameLine($0) != nil }.line
+    let game = try #require(GameLine(botLine))
+    #expect(game.opponent == "<b>ann</b>&amp;")
+    #expect(result.count == 4 && Int(result[2]) == game.opponentScore && Int(result[3]) == game.score, "\(result) against \(botLine)")
+    let opposite = ["won": "lost", "lost": "won", "draw": "draw"]
+    #expect(result.count == 4 && opposite[String(result[1])] == game.result, "\(result) against \(botLine)")
+
+    for (name, width) in BrowserRun.screenshots {
+        let file = output.appendingPathComponent(name)
+        let data = try #require(try? Data(contentsOf: file), "no screenshot \(file.path)")
+        #expect(BrowserRun.pngWidth(data) == width, "\(name)")
+    }
+}
