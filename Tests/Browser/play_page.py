@@ -198,8 +198,9 @@ class Player:
 
     WAYS = ("tap", "click", "keys")
 
-    def __init__(self, driver, deadline, playing_cards=False):
+    def __init__(self, driver, deadline, playing_cards=False, on_mismatch=None):
         self.driver = driver
+        self.on_mismatch = on_mismatch  # called once, with the mismatch on show
         self.deadline = deadline
         self.playing_cards = playing_cards
         self.known = {}  # card index -> face, for this game
@@ -289,6 +290,9 @@ class Player:
         """A mismatch is shown (both faces up, marked as no match) and then hidden (both turn back)."""
         if shown["phase"] != "reveal" or not all(shown["cards"][i]["miss"] for i in turned):
             raise Failure(f"a mismatch of {turned} is not on show as one: phase {shown['phase']}")
+        if self.on_mismatch:
+            self.on_mismatch()
+            self.on_mismatch = None
         # Turned back: each card went up and then down, and its animation back ended face down, unless
         # the other player took the card up again before it could.
         def turned_back(shown):
@@ -361,7 +365,7 @@ def main():
                             lambda p: p if p["view"] == "game" and p["seat"] == "watching" and p["cards"] else None)
         say(f"ok: the desktop watches, {len(watching['cards'])} cards")
 
-        player = Player(phone, deadline)
+        player = Player(phone, deadline, on_mismatch=lambda: screenshot(phone, args.out, "reveal-360.png"))
         reloaded = False
         while True:
             if not player.take_turn():
@@ -418,6 +422,7 @@ def main():
             document.getElementById("rules").open = true;
             set("rule-deck", "cards"); set("rule-pairs", "3"); set("rule-game_seconds", "60");
             set("rule-scoring", "matchismo"); set("rule-turn_seconds", "0");""")
+        screenshot(phone, args.out, "rules-360.png")
         phone.find_element(By.ID, "solo").click()
         shown = wait_for(phone, deadline, "a solo game of playing cards",
                          lambda p: p if p["view"] == "game" and p["phase"] == "playing" and len(p["players"]) == 1 else None)

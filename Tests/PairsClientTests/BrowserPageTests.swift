@@ -13,7 +13,8 @@ private enum BrowserRun {
 
     /// The screenshots the driver must write, and how wide each is in CSS pixels (one pixel each).
     static let screenshots = [("lobby-360.png", 360), ("lobby-1280.png", 1280), ("game-360.png", 360), ("game-360-dark.png", 360),
-                              ("game-1280.png", 1280), ("watch-1280.png", 1280), ("solo-cards-360.png", 360)]
+                              ("game-1280.png", 1280), ("watch-1280.png", 1280), ("reveal-360.png", 360), ("rules-360.png", 360),
+                              ("solo-cards-360.png", 360)]
 
     /// The longest the driver may take in all (it checks this itself and says what it was waiting for);
     /// a run takes about 20 s on a quiet machine.
