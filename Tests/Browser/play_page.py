@@ -1,13 +1,19 @@
 #!/usr/bin/env python3
 """Plays Pairs through the browser page in headless Chromium, driven by Selenium.
 
-Run by Tests/PairsClientTests/BrowserPageTests.swift against a real `pairs serve --data none`, with a
-`pairs bot` already waiting in ROOM. One phone-sized browser (360 px, touch) joins ROOM by URL and plays a
-whole game against the bot with taps, clicks and the keyboard: every flip must end its animation in the
-state its `data-state` says, a mismatch must be shown and then hidden, and the page is reloaded in the
-middle of the game and must take its seat back. A desktop browser (1280 px) watches the same game. Then
-the phone plays a solo game of playing cards with rules chosen in the lobby's form. Screenshots of the
-lobby and of finished games go to OUT.
+Run by Tests/PairsClientTests/BrowserPageTests.swift against a real `pairs serve`, in one of two scenarios.
+
+game (a server with --data none, and a `pairs bot` in ROOM): one phone-sized browser (360 px, touch) joins
+ROOM by URL and plays a whole game against the bot with taps, clicks and the keyboard: every flip must end
+its animation in the state its `data-state` says, a mismatch must be shown and then hidden, and the page
+is reloaded in the middle of the game and must take its seat back. A desktop browser (1280 px) watches the
+same game. Then the phone plays a solo game of playing cards with rules chosen in the lobby's form.
+
+names (a server that keeps games): the desktop claims a name with a password; the phone, given that name
+in its URL, must ask for the password, refuse a wrong one and take the right one; it clears a solo board
+and the lobby's last games show it.
+
+Screenshots of the lobby and of finished games go to OUT.
 
 Prints one line per check passed and, at the end, "result: KIND MINE THEIRS" (the phone's result and
 scores, for the test to compare with the bot's own line) and "passed". Exits 1 with the reason on the
@@ -118,7 +124,12 @@ def load(driver, url=None):
         driver.get(url)
     if not driver.execute_script('return document.getElementById("board") !== null'):
         text = driver.execute_script("return document.documentElement.innerText").strip()[:200]
-        raise Failure(f"{url or 'the reload'} did not serve the Pairs page; it showed {text!r}")
+        why = ""
+        if "ERR_INVALID_HTTP_RESPONSE" in text:
+            # Chromium opens sockets ahead of need (preconnect) and may send its request on one much later:
+            # a server that greets a silent connection with the line protocol's welcome breaks that request.
+            why = " (did the server send its welcome line to a connection the browser opened ahead of its request?)"
+        raise Failure(f"{url or 'the reload'} did not serve the Pairs page; it showed {text!r}{why}")
     driver.execute_script(TRACE)
 
 
@@ -318,134 +329,229 @@ def finished(shown):
     return shown if shown["phase"] == "over" and shown["result"] else None
 
 
+def play_a_game(args, deadline, phone, desktop):
+    """The phone plays the bot in ROOM, the desktop watches; then the phone plays a solo game of playing cards."""
+    base = args.url.rstrip("/")
+
+    # The lobby, as both see it first.
+    for driver, name in ((phone, "lobby-360.png"), (desktop, "lobby-1280.png")):
+        load(driver, base + "/")
+        wait_for(driver, deadline, "the lobby", lambda p: p["view"] == "lobby")
+        screenshot(driver, args.out, name)
+    fields = phone.execute_script("return [...document.querySelectorAll('#rules-fields [id^=rule-]')].map((f) => f.id)")
+    say(f"ok: the lobby shows the rule fields {fields}")
+
+    # The phone joins the bot's room by URL, with a name that needs escaping.
+    name = args.name
+    load(phone, f"{base}/?room={urllib.parse.quote(args.room)}&name={urllib.parse.quote(name)}")
+    shown = wait_for(phone, deadline, "the game to start in the room",
+                     lambda p: p if p["view"] == "game" and p["phase"] in ("playing", "reveal") else None)
+    seat = shown["seat"]
+    if seat not in ("0", "1") or not any(p["text"].endswith(name + " (you)") for p in shown["players"]):
+        raise Failure(f"joined as seat {seat} with players {shown['players']}: the name is not shown as text")
+    if phone.execute_script("return document.querySelectorAll('b').length") != 0:
+        raise Failure("a name from the server became markup")
+    say(f"ok: joined {args.room} by URL as seat {seat}, the name shown as text")
+
+    load(desktop, f"{base}/?watch={urllib.parse.quote(args.room)}")
+    watching = wait_for(desktop, deadline, "the watcher's board",
+                        lambda p: p if p["view"] == "game" and p["seat"] == "watching" and p["cards"] else None)
+    say(f"ok: the desktop watches, {len(watching['cards'])} cards")
+
+    player = Player(phone, deadline, on_mismatch=lambda: screenshot(phone, args.out, "reveal-360.png"))
+    reloaded = False
+    while True:
+        if not player.take_turn():
+            break
+        if not reloaded and player.mismatches_seen > 0:
+            load(phone)
+            back = wait_for(phone, deadline, "the reloaded page to take its seat back",
+                            lambda p: p if p["view"] == "game" and p["seat"] == seat and p["phase"] else None)
+            wait_for(phone, deadline, "the page to say it came back", lambda p: "You came back" in p["events"])
+            if not any(p["text"].endswith(name + " (you)") for p in back["players"]):
+                raise Failure(f"after the reload the page is not {name}'s seat: {back['players']}")
+            reloaded = True
+            say(f"ok: reloaded in the middle of the game and resumed seat {seat}")
+    if player.mismatches_seen == 0:
+        raise Failure("the phone made no mismatch, so none was seen shown and hidden")
+    if not reloaded:
+        raise Failure("the game ended before the page could be reloaded")
+    say(f"ok: {player.flips} flips by tap, click and keyboard; {player.mismatches_seen} mismatches shown then hidden")
+
+    done = wait_for(phone, deadline, "the result, every card matched and still",
+                    lambda p: finished(p) if all(c["state"] == "matched" and c["face"] and settled(c) for c in p["cards"]) else None)
+    mine = done["players"][int(seat)]["score"]
+    theirs = done["players"][1 - int(seat)]["score"]
+    expected = "won" if mine > theirs else "lost" if mine < theirs else "draw"
+    if done["result"]["kind"] != expected or f"{mine} – {theirs}" not in done["result"]["text"]:
+        raise Failure(f"scores {mine} to {theirs} but the result says {done['result']}")
+    say(f"ok: the phone shows \"{done['result']['text']}\"")
+
+    seen = wait_for(desktop, deadline, "the watcher's result", finished)
+    if [(c["state"], c["face"]) for c in seen["cards"]] != [(c["state"], c["face"]) for c in done["cards"]]:
+        raise Failure("the watcher's board differs from the player's")
+    winner = {"won": name, "lost": args.opponent, "draw": None}[expected]
+    said = f"{winner} won {max(mine, theirs)} – {min(mine, theirs)}" if winner else f"Draw {mine} – {theirs}"
+    if seen["result"]["kind"] != ("over" if winner else "draw") or seen["result"]["text"] != said:
+        raise Failure(f"the watcher's result says {seen['result']}")
+    desktop.find_element(By.CSS_SELECTOR, '#board .card[data-card="0"]').click()
+    wait_for(desktop, deadline, "a watcher's flip to be refused", lambda p: "watching" in p["notice"])
+    say(f"ok: the watcher saw the same board and \"{seen['result']['text']}\"")
+
+    screenshot(phone, args.out, "game-360.png")
+    emulate(phone, PHONE, phone=True, dark=True)
+    screenshot(phone, args.out, "game-360-dark.png")
+    emulate(phone, DESKTOP, phone=False)
+    screenshot(phone, args.out, "game-1280.png")
+    screenshot(desktop, args.out, "watch-1280.png")
+    print(f"result: {expected} {mine} {theirs}", flush=True)
+
+    # Back to the lobby, and a solo game of playing cards with rules from the form.
+    emulate(phone, PHONE, phone=True)
+    phone.find_element(By.ID, "leave").click()
+    wait_for(phone, deadline, "the lobby after leaving", lambda p: p["view"] == "lobby")
+    phone.execute_script("""
+        const set = (id, value) => { const f = document.getElementById(id); f.value = value; f.dispatchEvent(new Event("change")); };
+        document.getElementById("rules").open = true;
+        set("rule-deck", "cards"); set("rule-pairs", "3"); set("rule-game_seconds", "60");
+        set("rule-scoring", "matchismo"); set("rule-turn_seconds", "0");""")
+    screenshot(phone, args.out, "rules-360.png")
+    phone.find_element(By.ID, "solo").click()
+    shown = wait_for(phone, deadline, "a solo game of playing cards",
+                     lambda p: p if p["view"] == "game" and p["phase"] == "playing" and len(p["players"]) == 1 else None)
+    rules = phone.find_element(By.ID, "rules-line").text
+    if "solo" not in rules or "playing cards" not in rules or "Matchismo" not in rules:
+        raise Failure(f"the solo room's rules read {rules!r}")
+    clock = phone.find_element(By.ID, "game-clock").text
+    if "game" not in clock:
+        raise Failure(f"no game clock shown: {clock!r}")
+    solo = Player(phone, deadline, playing_cards=True)
+    while solo.take_turn():
+        pass
+    done = wait_for(phone, deadline, "the solo result", finished)
+    solo.learn(done)
+    text = done["result"]["text"]
+    if not (text.startswith("Cleared in 0:") or text.startswith("No set left") or text.startswith("Time's up")):
+        raise Failure(f"the solo result says {text!r}")
+    say(f"ok: a solo game of playing cards ended: \"{text}\"")
+    red, black = solo.colours.get("red", set()), solo.colours.get("black", set())
+    if len(red) > 1 or len(black) > 1 or red & black:
+        raise Failure(f"red suits were drawn in {red} and black ones in {black}")
+    say(f"ok: red suits in {red or 'no card seen'}, black ones in {black or 'no card seen'}")
+    screenshot(phone, args.out, "solo-cards-360.png")
+
+
+def names_and_ladder(args, deadline, phone, desktop):
+    """On a server that keeps games: the desktop claims a name with a password; the phone, told that name by
+    its URL, is asked for the password, refused a wrong one and let in with the right one; the desktop claims
+    another name, the two play each other, and the lobby's ladder and last games show them."""
+    base = args.url.rstrip("/")
+    name, password = args.name, "correct horse"
+    load(desktop, base + "/")
+    wait_for(desktop, deadline, "the ladder of a server that keeps games",
+             lambda p: p["view"] == "lobby" and desktop.execute_script('return !document.getElementById("ladder").hidden'))
+    claim(desktop, deadline, name, password)
+    say(f"ok: the desktop claimed {name!r} with a password")
+
+    load(phone, f"{base}/?name={urllib.parse.quote(name)}")
+    wait_for(phone, deadline, "the phone to be asked for the password",
+             lambda p: not password_hidden(phone) and "belongs to someone" in p["notice"])
+    phone.find_element(By.ID, "password").send_keys("wrong")
+    phone.find_element(By.ID, "name-save").click()
+    wait_for(phone, deadline, "a wrong password to be refused", lambda p: "not the password" in p["notice"])
+    phone.find_element(By.ID, "password").clear()
+    phone.find_element(By.ID, "password").send_keys(password)
+    phone.find_element(By.ID, "name-save").click()
+    wait_for(phone, deadline, "the right password to be taken", lambda p: password_hidden(phone))
+    say("ok: the phone was asked for the password, refused a wrong one and took the right one")
+
+    # The desktop takes another name of its own, and the two play each other (a rated game), each page on
+    # its own turns, on a board of two pairs.
+    claim(desktop, deadline, "dog", password)
+    say("ok: the desktop claimed 'dog' instead")
+    desktop.execute_script("""
+        const field = document.getElementById("rule-pairs"); field.value = "2"; field.dispatchEvent(new Event("change"));""")
+    desktop.find_element(By.ID, "room").send_keys("den")
+    desktop.find_element(By.CSS_SELECTOR, "#room-form button").click()
+    wait_for(desktop, deadline, "the desktop waiting in den", lambda p: p["view"] == "game" and p["phase"] == "waiting")
+    phone.find_element(By.ID, "room").send_keys("den")
+    phone.find_element(By.CSS_SELECTOR, "#room-form button").click()
+    players = {phone: Player(phone, deadline), desktop: Player(desktop, deadline)}
+    while True:
+        shown = {driver: page(driver) for driver in players}
+        if all(finished(p) for p in shown.values()):
+            break
+        mover = next((d for d, p in shown.items() if p["mine"] and p["phase"] == "playing"), None)
+        if mover is not None:
+            players[mover].take_turn()
+        else:
+            time.sleep(POLL_SECONDS)
+            deadline.left()
+    results = {label: page(driver)["result"] for driver, label in ((phone, "phone"), (desktop, "desktop"))}
+    if {r["kind"] for r in results.values()} not in ({"won", "lost"}, {"draw"}):
+        raise Failure(f"the two players' results do not agree: {results}")
+    say(f"ok: {name} and dog played each other: {results}")
+    for driver in players:
+        driver.find_element(By.ID, "leave").click()
+    for driver in players:
+        until_listed(driver, deadline, "games", "dog")
+        until_listed(driver, deadline, "leaders", "dog")
+    say(f"ok: the lobby's ladder shows {phone.find_element(By.ID, 'leaders').text!r} and {phone.find_element(By.ID, 'games').text!r}")
+    screenshot(phone, args.out, "ladder-360.png")
+    screenshot(desktop, args.out, "ladder-1280.png")
+
+
+def claim(driver, deadline, name, password):
+    """Claims `name` with `password` through the lobby's name form."""
+    field = driver.find_element(By.ID, "name")
+    field.clear()
+    field.send_keys(name)
+    driver.find_element(By.ID, "password-toggle").click()
+    secret = driver.find_element(By.ID, "password")
+    secret.clear()
+    secret.send_keys(password)
+    driver.find_element(By.ID, "name-save").click()
+    wait_for(driver, deadline, f"the claim of {name} to be accepted", lambda p: password_hidden(driver) and not p["notice"])
+
+
+def until_listed(driver, deadline, list_id, text):
+    """Waits for `text` in the lobby's list `list_id`, asking the server again (Refresh) every half second:
+    a finished game is stored off the rooms' queue, so the first answer may come before it."""
+    while text not in driver.find_element(By.ID, list_id).text:
+        deadline.left()
+        driver.find_element(By.ID, "refresh").click()
+        time.sleep(0.5)
+
+
+def password_hidden(driver):
+    return driver.execute_script('return document.getElementById("password-field").hidden')
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--scenario", choices=["game", "names"], default="game",
+                        help="game: against the bot in ROOM (a server with --data none); names: claimed names and the ladder")
     parser.add_argument("--url", required=True, help="the server's page, http://HOST:PORT/")
-    parser.add_argument("--room", required=True, help="the room the bot waits in")
+    parser.add_argument("--room", help="the room the bot waits in (game)")
     parser.add_argument("--name", default="<b>ann</b>&amp;", help="the phone's player name (markup, to see it shown as text)")
-    parser.add_argument("--opponent", required=True, help="the bot's name")
+    parser.add_argument("--opponent", help="the bot's name (game)")
     parser.add_argument("--out", required=True, help="directory for the screenshots")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--chromedriver", default="/usr/bin/chromedriver")
     parser.add_argument("--seconds", type=float, default=75, help="the longest the whole run may take")
     args = parser.parse_args()
+    if args.scenario == "game" and not (args.room and args.opponent):
+        parser.error("the game scenario needs --room and --opponent")
     # A test that gives up on this script sends SIGTERM: quit the browsers (the finally below) on the way out.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     deadline = Deadline(args.seconds)
     os.makedirs(args.out, exist_ok=True)
-    base = args.url.rstrip("/")
     phone = desktop = None
     try:
         phone = browser(args, PHONE, phone=True)
         desktop = browser(args, DESKTOP, phone=False)
         say("ok: two headless browsers")
-
-        # The lobby, as both see it first.
-        for driver, name in ((phone, "lobby-360.png"), (desktop, "lobby-1280.png")):
-            load(driver, base + "/")
-            wait_for(driver, deadline, "the lobby", lambda p: p["view"] == "lobby")
-            screenshot(driver, args.out, name)
-        fields = phone.execute_script("return [...document.querySelectorAll('#rules-fields [id^=rule-]')].map((f) => f.id)")
-        say(f"ok: the lobby shows the rule fields {fields}")
-
-        # The phone joins the bot's room by URL, with a name that needs escaping.
-        name = args.name
-        load(phone, f"{base}/?room={urllib.parse.quote(args.room)}&name={urllib.parse.quote(name)}")
-        shown = wait_for(phone, deadline, "the game to start in the room",
-                         lambda p: p if p["view"] == "game" and p["phase"] in ("playing", "reveal") else None)
-        seat = shown["seat"]
-        if seat not in ("0", "1") or not any(p["text"].endswith(name + " (you)") for p in shown["players"]):
-            raise Failure(f"joined as seat {seat} with players {shown['players']}: the name is not shown as text")
-        if phone.execute_script("return document.querySelectorAll('b').length") != 0:
-            raise Failure("a name from the server became markup")
-        say(f"ok: joined {args.room} by URL as seat {seat}, the name shown as text")
-
-        load(desktop, f"{base}/?watch={urllib.parse.quote(args.room)}")
-        watching = wait_for(desktop, deadline, "the watcher's board",
-                            lambda p: p if p["view"] == "game" and p["seat"] == "watching" and p["cards"] else None)
-        say(f"ok: the desktop watches, {len(watching['cards'])} cards")
-
-        player = Player(phone, deadline, on_mismatch=lambda: screenshot(phone, args.out, "reveal-360.png"))
-        reloaded = False
-        while True:
-            if not player.take_turn():
-                break
-            if not reloaded and player.mismatches_seen > 0:
-                load(phone)
-                back = wait_for(phone, deadline, "the reloaded page to take its seat back",
-                                lambda p: p if p["view"] == "game" and p["seat"] == seat and p["phase"] else None)
-                wait_for(phone, deadline, "the page to say it came back", lambda p: "You came back" in p["events"])
-                if not any(p["text"].endswith(name + " (you)") for p in back["players"]):
-                    raise Failure(f"after the reload the page is not {name}'s seat: {back['players']}")
-                reloaded = True
-                say(f"ok: reloaded in the middle of the game and resumed seat {seat}")
-        if player.mismatches_seen == 0:
-            raise Failure("the phone made no mismatch, so none was seen shown and hidden")
-        if not reloaded:
-            raise Failure("the game ended before the page could be reloaded")
-        say(f"ok: {player.flips} flips by tap, click and keyboard; {player.mismatches_seen} mismatches shown then hidden")
-
-        done = wait_for(phone, deadline, "the result, every card matched and still",
-                        lambda p: finished(p) if all(c["state"] == "matched" and c["face"] and settled(c) for c in p["cards"]) else None)
-        mine = done["players"][int(seat)]["score"]
-        theirs = done["players"][1 - int(seat)]["score"]
-        expected = "won" if mine > theirs else "lost" if mine < theirs else "draw"
-        if done["result"]["kind"] != expected or f"{mine} – {theirs}" not in done["result"]["text"]:
-            raise Failure(f"scores {mine} to {theirs} but the result says {done['result']}")
-        say(f"ok: the phone shows \"{done['result']['text']}\"")
-
-        seen = wait_for(desktop, deadline, "the watcher's result", finished)
-        if [(c["state"], c["face"]) for c in seen["cards"]] != [(c["state"], c["face"]) for c in done["cards"]]:
-            raise Failure("the watcher's board differs from the player's")
-        winner = {"won": name, "lost": args.opponent, "draw": None}[expected]
-        said = f"{winner} won {max(mine, theirs)} – {min(mine, theirs)}" if winner else f"Draw {mine} – {theirs}"
-        if seen["result"]["kind"] != ("over" if winner else "draw") or seen["result"]["text"] != said:
-            raise Failure(f"the watcher's result says {seen['result']}")
-        desktop.find_element(By.CSS_SELECTOR, '#board .card[data-card="0"]').click()
-        wait_for(desktop, deadline, "a watcher's flip to be refused", lambda p: "watching" in p["notice"])
-        say(f"ok: the watcher saw the same board and \"{seen['result']['text']}\"")
-
-        screenshot(phone, args.out, "game-360.png")
-        emulate(phone, PHONE, phone=True, dark=True)
-        screenshot(phone, args.out, "game-360-dark.png")
-        emulate(phone, DESKTOP, phone=False)
-        screenshot(phone, args.out, "game-1280.png")
-        screenshot(desktop, args.out, "watch-1280.png")
-        print(f"result: {expected} {mine} {theirs}", flush=True)
-
-        # Back to the lobby, and a solo game of playing cards with rules from the form.
-        emulate(phone, PHONE, phone=True)
-        phone.find_element(By.ID, "leave").click()
-        wait_for(phone, deadline, "the lobby after leaving", lambda p: p["view"] == "lobby")
-        phone.execute_script("""
-            const set = (id, value) => { const f = document.getElementById(id); f.value = value; f.dispatchEvent(new Event("change")); };
-            document.getElementById("rules").open = true;
-            set("rule-deck", "cards"); set("rule-pairs", "3"); set("rule-game_seconds", "60");
-            set("rule-scoring", "matchismo"); set("rule-turn_seconds", "0");""")
-        screenshot(phone, args.out, "rules-360.png")
-        phone.find_element(By.ID, "solo").click()
-        shown = wait_for(phone, deadline, "a solo game of playing cards",
-                         lambda p: p if p["view"] == "game" and p["phase"] == "playing" and len(p["players"]) == 1 else None)
-        rules = phone.find_element(By.ID, "rules-line").text
-        if "solo" not in rules or "playing cards" not in rules or "Matchismo" not in rules:
-            raise Failure(f"the solo room's rules read {rules!r}")
-        clock = phone.find_element(By.ID, "game-clock").text
-        if "game" not in clock:
-            raise Failure(f"no game clock shown: {clock!r}")
-        solo = Player(phone, deadline, playing_cards=True)
-        while solo.take_turn():
-            pass
-        done = wait_for(phone, deadline, "the solo result", finished)
-        solo.learn(done)
-        text = done["result"]["text"]
-        if not (text.startswith("Cleared in 0:") or text.startswith("No set left") or text.startswith("Time's up")):
-            raise Failure(f"the solo result says {text!r}")
-        say(f"ok: a solo game of playing cards ended: \"{text}\"")
-        red, black = solo.colours.get("red", set()), solo.colours.get("black", set())
-        if len(red) > 1 or len(black) > 1 or red & black:
-            raise Failure(f"red suits were drawn in {red} and black ones in {black}")
-        say(f"ok: red suits in {red or 'no card seen'}, black ones in {black or 'no card seen'}")
-        screenshot(phone, args.out, "solo-cards-360.png")
+        (play_a_game if args.scenario == "game" else names_and_ladder)(args, deadline, phone, desktop)
         say("passed")
         return 0
     except (Failure, WebDriverException) as error:

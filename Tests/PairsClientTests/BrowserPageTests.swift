@@ -20,10 +20,10 @@ private enum BrowserRun {
     /// a run takes about 20 s on a quiet machine.
     static let driverSeconds = 50
 
-    /// Where the screenshots go: `test-output/browser-page/` beside the `pairs` binary of this build (so under
+    /// Where a test's screenshots go: `test-output/NAME/` beside the `pairs` binary of this build (so under
     /// `.build/debug/`), emptied first so that every file in it is from the latest run.
-    static func outputDirectory() throws -> URL {
-        let directory = try Tools.pairs().deletingLastPathComponent().appendingPathComponent("test-output/browser-page")
+    static func outputDirectory(named name: String) throws -> URL {
+        let directory = try Tools.pairs().deletingLastPathComponent().appendingPathComponent("test-output/\(name)")
         try? FileManager.default.removeItem(at: directory)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
@@ -46,7 +46,7 @@ func browserPlaysAGame() async throws {
     let chromium = try Tools.external("chromium")
     let chromedriver = try Tools.external("chromedriver")
     let pairs = try Tools.pairs()
-    let output = try BrowserRun.outputDirectory()
+    let output = try BrowserRun.outputDirectory(named: "browser-page")
 
     let server = try Subprocess(pairs, ["serve", "--host", "127.0.0.1", "--port", "0", "--data", "none", "--log-level", "warning",
                                         "--pairs", "6", "--reveal-ms", "1000", "--turn-seconds", "30"])
@@ -82,5 +82,36 @@ func browserPlaysAGame() async throws {
         let file = output.appendingPathComponent(name)
         let data = try #require(try? Data(contentsOf: file), "no screenshot \(file.path)")
         #expect(BrowserRun.pngWidth(data) == width, "\(name)")
+    }
+}
+
+@Test("on a server that keeps games, the page asks for a claimed name's password, refuses a wrong one, takes the right one, and its lobby shows the last games",
+      Tools.needs("python3", "chromium", "chromedriver", pythonModules: ["selenium"]), .timeLimit(.minutes(2)))
+func browserClaimsNames() async throws {
+    let python = try Tools.external("python3")
+    let chromium = try Tools.external("chromium")
+    let chromedriver = try Tools.external("chromedriver")
+    let output = try BrowserRun.outputDirectory(named: "browser-names")
+    let data = FileManager.default.temporaryDirectory.appendingPathComponent("pairs-browser-\(ProcessInfo.processInfo.processIdentifier).db")
+    defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: data.path + suffix) } }
+
+    let server = try Subprocess(try Tools.pairs(), ["serve", "--host", "127.0.0.1", "--port", "0", "--data", data.path,
+                                                    "--log-level", "warning", "--turn-seconds", "0"])
+    defer { server.terminate() }
+    let listening = try await server.waitForLine("the listening line") { $0.hasPrefix("pairs listening on ") }.line
+    let port = try #require(listening.split(separator: ":").last.flatMap { Int($0) }, "\(listening)")
+    let driver = try Subprocess(python, [BrowserRun.script.path, "--scenario", "names", "--url", "http://127.0.0.1:\(port)/",
+                                         "--name", "cat", "--out", output.path, "--chromium", chromium.path,
+                                         "--chromedriver", chromedriver.path, "--seconds", String(BrowserRun.driverSeconds)])
+    defer { driver.terminate() }
+
+    let status = try await driver.waitForExit(timeout: .seconds(BrowserRun.driverSeconds + 20))
+    let transcript = driver.lines.joined(separator: "\n") + "\n" + driver.errorText
+    #expect(status == 0, "\(transcript)")
+    #expect(driver.lines.last == "passed", "\(transcript)")
+    for (name, width) in [("ladder-360.png", 360), ("ladder-1280.png", 1280)] {
+        let file = output.appendingPathComponent(name)
+        let image = try #require(try? Data(contentsOf: file), "no screenshot \(file.path)")
+        #expect(BrowserRun.pngWidth(image) == width, "\(name)")
     }
 }
