@@ -7,7 +7,8 @@ game (a server with --data none, and a `pairs bot` in ROOM): one phone-sized bro
 ROOM by URL and plays a whole game against the bot with taps, clicks and the keyboard: every flip must end
 its animation in the state its `data-state` says, a mismatch must be shown and then hidden, and the page
 is reloaded in the middle of the game and must take its seat back. A desktop browser (1280 px) watches the
-same game. Then the phone plays a solo game of playing cards with rules chosen in the lobby's form.
+same game, and both see a chat line. Then the phone plays a solo game of playing cards with rules chosen
+in the lobby's form.
 
 names (a server that keeps games): the desktop claims a name with a password; the phone, given that name
 in its URL, must ask for the password, refuse a wrong one and take the right one; it clears a solo board
@@ -397,6 +398,17 @@ def play_a_game(args, deadline, phone, desktop):
     desktop.find_element(By.CSS_SELECTOR, '#board .card[data-card="0"]').click()
     wait_for(desktop, deadline, "a watcher's flip to be refused", lambda p: "watching" in p["notice"])
     say(f"ok: the watcher saw the same board and \"{seen['result']['text']}\"")
+
+    # Chat, with markup in it: both see it, as text.
+    said = "<i>gg</i> & ♥"
+    box = phone.find_element(By.ID, "chat-input")
+    box.send_keys(said)
+    phone.find_element(By.CSS_SELECTOR, "#chat-form button").click()
+    for driver in (phone, desktop):
+        wait_for(driver, deadline, "the chat line", lambda p: said in driver.find_element(By.ID, "chat-log").text)
+        if driver.execute_script("return document.querySelectorAll('#chat-log i').length") != 0:
+            raise Failure("a chat line became markup")
+    say("ok: a chat line with markup in it reached both pages as text")
 
     screenshot(phone, args.out, "game-360.png")
     emulate(phone, PHONE, phone=True, dark=True)
