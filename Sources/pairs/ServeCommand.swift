@@ -12,8 +12,8 @@ enum ServeCommand {
     static let usage = """
     usage: pairs serve [options]
 
-      --host ADDRESS         address to listen on (default 0.0.0.0; IPv6 such as :: or ::1 works too)
-      --port N               TCP port (default 7777; 0 picks a free one)
+      --host, -h ADDRESS     address to listen on (default 0.0.0.0; IPv6 such as :: or ::1 works too)
+      --port, -p N           TCP port (default 7777; 0 picks a free one)
       --grace-seconds N      seconds a dropped player keeps the seat (default 60)
       --seed N               deal every room's boards from this seed (for tests and replays)
       --max-connections N    connections at once (default: what the file-descriptor limit allows)
@@ -23,6 +23,7 @@ enum ServeCommand {
       --data PATH            the SQLite file that keeps finished games, claimed names and ratings, or none
                              to keep nothing (default $XDG_DATA_HOME/pairs/pairs.db, or
                              ~/.local/share/pairs/pairs.db)
+      --help                 this help (so is -h with no address after it)
 
     \(RuleFlags.usage(heading: "  The rules of rooms whose creator does not choose them (default: the classic game, 8 pairs, 30 s a turn, a 1000 ms reveal, a match moves again):"))
 
