@@ -112,7 +112,7 @@ func comingsAndGoings() {
     let left = makeState(seq: 7, phase: .waiting, names: ["ann", nil], turn: nil, event: .leave(.second))
     let (_, lines) = model(after: [started, away, back, forfeit, left])
     let told = lines.map(\.description)
-    #expect(told.contains("bob lost the connection; the seat is kept for a while"))
+    #expect(told.contains("bob lost the connection; the seat is kept for the server's grace period (60 s by default)"))
     #expect(told.contains("bob is back"))
     #expect(told.contains("bob forfeited the game"))
     #expect(told.contains("game over: you win by forfeit, 0 to 0"))
@@ -178,7 +178,7 @@ func reconnectionIsTold() {
     ])
     #expect(model.link == .connected)
     let lost = model.apply(.seatLost(RequestError(.badToken, "that token is unknown, expired or already used")), at: now)
-    #expect(lost.map(\.description) == ["error: could not get your seat back: that token is unknown, expired or already used",
+    #expect(lost.map(\.description) == ["your seat in room kitchen and game 1 are lost: the server restarted, or gave the seat away after its grace period",
                                         "type /join kitchen to play again, or /quit"])
     #expect(model.room == nil && model.seat == nil)
 }
