@@ -125,9 +125,15 @@ public struct SavedSeats: Sendable, Hashable {
     }
 
     /// Whether the process `pid` (other than this one) is still running, so a seat it saved is still in use.
+    /// A zombie is not: a client whose terminal closed has exited, though its parent (often init, once the
+    /// shell went with the terminal) may take a moment to reap it.
     public static func isRunning(_ pid: Int32) -> Bool {
         guard pid > 0, pid != getpid() else { return false }
-        return kill(pid, 0) == 0 || errno == EPERM
+        guard kill(pid, 0) == 0 || errno == EPERM else { return false }
+        // /proc/PID/stat: "PID (COMMAND) STATE ...", and the command may hold anything, parentheses too.
+        guard let stat = contents(of: "/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return true }
+        let state = stat[stat.index(after: close)...].drop { $0 == " " }.first
+        return state != "Z" && state != "X"
     }
 
     // MARK: Files
