@@ -80,7 +80,7 @@ public struct ScreenRenderer: Sendable {
             let shown = max(0, middle.count + free - 1) - 2
             let hidden = middle.count - 2 - shown
             middle = Array(middle.prefix(2 + shown))
-            middle.append(fitted("… \(hidden) more row\(hidden == 1 ? "" : "s") of cards: make the terminal taller", .yellow))
+            middle.append(fitted("… \(hidden) more row\(hidden == 1 ? "" : "s") of cards: enlarge the terminal", .yellow))
             free = 0
         }
         func take(_ wanted: Int) -> Int {
@@ -88,7 +88,8 @@ public struct ScreenRenderer: Sendable {
             free -= given
             return given
         }
-        let firstNotice = take(notice.isEmpty ? 0 : 1)
+        // Two lines of the notice come first: its start, and the rest or how much more there is.
+        let firstNotice = take(min(notice.count, 2))
         var eventCount = take(Self.minimumEventLines)
         let moreNotice = take(notice.count - firstNotice)
         let noticeCount = firstNotice + moreNotice
@@ -332,7 +333,7 @@ public struct ScreenRenderer: Sendable {
             return count == 1 ? [noticeLine(fitted(noticeMark(model) + (model.notice.first ?? "")), model: model)] : []
         }
         let hidden = lines.count - count + 1
-        return Array(lines.prefix(count - 1)) + [fitted("  … \(hidden) more line\(hidden == 1 ? "" : "s"): make the terminal taller", .dim)]
+        return Array(lines.prefix(count - 1)) + [fitted("  … \(hidden) more line\(hidden == 1 ? "" : "s"): enlarge the terminal", .dim)]
     }
 
     private func noticeMark(_ model: PlayModel) -> String {

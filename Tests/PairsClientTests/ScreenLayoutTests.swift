@@ -171,12 +171,16 @@ func noticesWrapAndCut() throws {
     #expect(wide.contains("» room kitchen plays other rules: 8 pairs; your --pairs 2"))
     #expect(wide.contains("  was ignored, and this line is long enough to wrap"))
     let small = ScreenRenderer(style: .plain, rows: 12, columns: 40).render(model, at: Moment(milliseconds: 0))
-    let cutNotice = try #require(small.first { $0.hasPrefix("» room kitchen plays other rules:") }, "\(small)")
+    #expect(small.contains("» room kitchen plays other rules: 8"), "\(small)")
+    #expect(small.contains("  … 2 more lines: enlarge the terminal"), "\(small)")
+    // With a single row for it, the notice's start shows, cut.
+    let tiny = ScreenRenderer(style: .plain, rows: 11, columns: 40).render(model, at: Moment(milliseconds: 0))
+    let cutNotice = try #require(tiny.first { $0.hasPrefix("» room kitchen plays other rules:") }, "\(tiny)")
     #expect(cutNotice.hasSuffix("…") && TerminalText.width(cutNotice) == 39)
     var help = model
     help.show(InputCommand.helpLines, isError: false)
     let cut = ScreenRenderer(style: .plain, rows: 14, columns: 80).render(help, at: Moment(milliseconds: 0))
-    #expect(cut.contains { $0.hasPrefix("  … ") && $0.contains("more lines: make the terminal taller") }, "\(cut.joined(separator: "\n"))")
+    #expect(cut.contains { $0.hasPrefix("  … ") && $0.contains("more lines: enlarge the terminal") }, "\(cut.joined(separator: "\n"))")
 }
 
 @Test("terminal widths: escapes take none, wide characters two; cutting keeps the escapes and marks the cut")
