@@ -179,3 +179,33 @@ func helpForCommands(command: String) async throws {
     #expect(help.hasPrefix("usage: pairs \(command)"))
     for flag in ["--host, -h HOST", "--port, -p N", "--room, -r ROOM", "--name, -n NAME"] { #expect(help.contains(flag)) }
 }
+
+@Test("pairs bot and pairs play say when the room they sat down in plays other rules than they asked for: a classic room's board and clock are read from its start",
+      .timeLimit(.minutes(1)))
+func otherRulesAreSaid() async throws {
+    let pairs = try Tools.pairs()
+    let server = try startServer(pairs: 3, turnSeconds: 30)
+    defer { server.stop() }
+    let endpoint = ["--host", "127.0.0.1", "--port", String(server.port)]
+    // ann makes room r1 with the server's rules; a bot that asked for others sits down in it.
+    let ann = try Subprocess(pairs, ["play"] + endpoint + ["--room", "r1", "--name", "ann"])
+    defer { ann.terminate() }
+    try await ann.waitForLine("ann's seat") { $0 == "you joined room r1 as player 1" }
+    let bot = try Subprocess(pairs, ["bot"] + endpoint + ["--room", "r1", "--pairs", "2", "--turn-seconds", "10", "--think-ms", "50"])
+    defer { bot.terminate() }
+    try await waitUntil("the bot's warning; stderr: \(bot.errorText)") {
+        bot.errorText == "pairs bot: room r1 plays other rules: 3 pairs, 30-second turns; your --pairs 2 --turn-seconds 10 were ignored\n"
+    }
+    ann.write("/quit\n")
+    #expect(try await ann.waitForExit() == 0)
+
+    // The other way round: a bot makes room r2, and bob asks for a board of two pairs.
+    let maker = try Subprocess(pairs, ["bot"] + endpoint + ["--room", "r2", "--think-ms", "50"])
+    defer { maker.terminate() }
+    try await waitUntil("room r2") { server.statistics().rooms == 2 }
+    let bob = try Subprocess(pairs, ["play"] + endpoint + ["--room", "r2", "--name", "bob", "--pairs", "2"])
+    defer { bob.terminate() }
+    try await bob.waitForLine("bob's warning") { $0 == "room r2 plays other rules: 3 pairs; your --pairs 2 was ignored" }
+    bob.write("/quit\n")
+    #expect(try await bob.waitForExit() == 0)
+}
