@@ -18,7 +18,7 @@ private func table(_ room: String) throws -> (server: Server, bot: Subprocess, c
     return (server, bot, [pairs.path, "play"] + endpoint + ["--name", "ann"])
 }
 
-@Test("during a game Ctrl-C asks first; Enter stays in the game; /quit asks too, and Ctrl-C then leaves, forfeits, restores the terminal and exits 130",
+@Test("during a game Ctrl-C asks first; Enter stays in the game; Ctrl-D and /quit ask too, and Ctrl-C then leaves, forfeits, restores the terminal and exits 130",
       Tools.needs("tmux"), .timeLimit(.minutes(1)))
 func controlCAsksDuringAGame() async throws {
     let (server, bot, command) = try table("ctrlc")
@@ -29,6 +29,11 @@ func controlCAsksDuringAGame() async throws {
         try await terminal.waitForScreen("the question") { $0.contains("» leave and forfeit? Ctrl-C again or y") }
         try await terminal.type("")
         try await terminal.waitForScreen("staying") { $0.contains("» staying in the game") }
+        // Ctrl-D (the end of a terminal's input, which more input may follow) asks as /quit does.
+        try await terminal.press("C-d")
+        try await terminal.waitForScreen("the question on Ctrl-D") { $0.contains("» leave and forfeit? Ctrl-C again or y") }
+        try await terminal.type("")
+        try await terminal.waitForScreen("staying again") { $0.contains("» staying in the game") }
         #expect(server.statistics().gamesFinished == 0)
         try await terminal.type("/quit")
         try await terminal.waitForScreen("the question again") { $0.contains("» leave and forfeit? Ctrl-C again or y") }
