@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PairsPolling
 
 /// The file `--log-file` names, open for appending, and opened again on request (SIGUSR1) so that log
 /// rotation works: after `mv pairs.log pairs.log.1`, lines go on to the renamed file until the reopen,
@@ -36,22 +37,9 @@ public final class LogFile: Sendable {
         LogFile.write(bytes, to: descriptor)
     }
 
-    /// Writes all of `bytes` to `descriptor`, going on after a partial write or a signal; gives up on any
-    /// other failure, since a log has nowhere to report that it cannot be written.
+    /// Writes all of `bytes` to `descriptor`; a log that cannot be written has nowhere to say so.
     static func write(_ bytes: [UInt8], to descriptor: Int32) {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0, errno == EINTR {
-                    continue
-                } else {
-                    return
-                }
-            }
-        }
+        _ = bytes.withUnsafeBytes { BlockingWrite.all($0, to: descriptor) }
     }
 
     private static func open(_ path: String) throws(LogFileError) -> Int32 {
