@@ -21,6 +21,8 @@ final class ServerLog {
     let destination: LogDestination
     private var summary: LogSummary
     private var summaryTimer: DispatchSourceTimer?
+    /// The lobby's counters, for the summary; set while summaries run.
+    private var statistics: (() -> ServerStatistics)?
 
     init(level: LogLevel, format: LogFormat, destination: LogDestination, summary policy: LogSummaryPolicy) {
         self.level = level
@@ -60,23 +62,30 @@ final class ServerLog {
     /// as `statistics` gives them. Nothing to do when info lines are not written.
     func startSummaries(on queue: DispatchQueue, statistics: @escaping () -> ServerStatistics) {
         guard writes(.info), summaryTimer == nil else { return }
+        self.statistics = statistics
         summary = LogSummary(policy: summary.policy, at: MonotonicClock.now(), statistics: statistics())
         let interval = DispatchTimeInterval.milliseconds(Int(summary.policy.intervalMilliseconds))
         let timer = DispatchSource.makeTimerSource(queue: queue)
         // A summary a few milliseconds late says the same; the slack lets the kernel batch the wakeup.
         timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(100))
-        timer.setEventHandler { [weak self] in
-            guard let self else { return }
-            let now = MonotonicClock.now()
-            if let report = summary.endInterval(at: now, statistics: statistics()) { write(.info, .summary(report)) }
-        }
+        timer.setEventHandler { [weak self] in self?.endSummaryInterval() }
         timer.activate()
         summaryTimer = timer
     }
 
+    /// Stops the summaries, ending the interval under way: lines held back since the last summary (the
+    /// forfeits of a shutdown under load, say) are still counted in one.
     func stopSummaries() {
-        summaryTimer?.cancel()
+        guard let timer = summaryTimer else { return }
+        timer.cancel()
         summaryTimer = nil
+        endSummaryInterval()
+        statistics = nil
+    }
+
+    private func endSummaryInterval() {
+        guard let statistics else { return }
+        if let report = summary.endInterval(at: MonotonicClock.now(), statistics: statistics()) { write(.info, .summary(report)) }
     }
 
     /// Opens the log file again (after rotation), and says so in the new file; standard error needs nothing.

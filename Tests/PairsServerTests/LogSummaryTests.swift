@@ -73,6 +73,27 @@ struct LogSummaryTests {
         #expect(summaries.allSatisfy { $0.level == "info" && $0.value("connections") != nil && $0.value("flips_per_second") != nil })
         #expect(lines.filter { $0.event == "game_over" }.count == (level == .debug ? 2 : 0))
     }
+
+    @Test("a server stopping under load ends the interval under way with a summary, so no held line goes uncounted")
+    func stopEndsTheInterval() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("pairs.log")
+        let server = try startServer {
+            $0.logLevel = .info
+            $0.logDestination = .file(try! LogFile(path: path))
+            $0.logSummary.gameLinesPerInterval = 0
+            // Longer than the test: only the stop can end the interval.
+            $0.logSummary.intervalMilliseconds = 600_000
+        }
+        let (first, second) = try seatedPair(on: server, room: "last")
+        _ = try playToEnd([first, second])
+        server.stop()
+        let lines = try logLines(at: path)
+        #expect(lines.suffix(2).map(\.event) == ["summary", "stopped"])
+        #expect(lines.first { $0.event == "summary" }?.value("games_finished") == "1")
+        #expect(lines.first { $0.event == "summary" }?.value("game_lines_held") == "1")
+        #expect(!lines.contains { $0.event == "game_over" })
+    }
 }
 
 /// The whole lines of a text log file so far (none if there is no file yet).
