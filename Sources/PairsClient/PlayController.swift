@@ -263,10 +263,10 @@ public final class PlayController: @unchecked Sendable {
         default:
             break
         }
-        if let refusal = model.connectionRefusal { return model.show([refusal], isError: true) }
+        if let refusal = model.connectionRefusal { return model.show([refusal], isError: true, isAboutTheMoment: true) }
         switch command {
         case .flip(let card):
-            if let refusal = model.refusal(toFlip: card) { return model.show([refusal], isError: true) }
+            if let refusal = model.refusal(toFlip: card) { return model.show([refusal], isError: true, isAboutTheMoment: true) }
             send(.flip(card: card))
         case .say(let text):
             guard model.room != nil else { return model.show(["join a room to chat: /join [ROOM]"], isError: true) }
@@ -275,7 +275,7 @@ public final class PlayController: @unchecked Sendable {
             guard model.seat != nil, let state = model.state else {
                 return model.show(["you are not playing in a room"], isError: true)
             }
-            guard state.phase == .over else { return model.show(["the game is not over yet"], isError: true) }
+            guard state.phase == .over else { return model.show(["the game is not over yet"], isError: true, isAboutTheMoment: true) }
             send(.rematch)
         case .leave:
             guard model.room != nil else { return model.show(["you are not in a room"], isError: true) }
@@ -302,7 +302,8 @@ public final class PlayController: @unchecked Sendable {
     private func send(_ message: ClientMessage) -> RequestID? {
         let id = session.send(message)
         if id == nil {
-            model.show([model.connectionRefusal ?? "not connected right now; try again once the connection is back"], isError: true)
+            model.show([model.connectionRefusal ?? "not connected right now; try again once the connection is back"], isError: true,
+                       isAboutTheMoment: true)
         }
         return id
     }

@@ -52,6 +52,8 @@ public struct PlayModel: Sendable {
     /// The latest answer to what the player typed, or a hint; replaced by the next.
     public private(set) var notice: [String] = []
     public private(set) var noticeIsError = false
+    /// Whether the notice is an error about how things stood when it was shown (see `show`).
+    private var noticeIsAboutTheMoment = false
     /// Set between a reconnection and the `joined` that confirms the seat is back.
     private var isResuming = false
     /// Set while the seat is being taken back from a saved token, at the start.
@@ -366,21 +368,25 @@ public struct PlayModel: Sendable {
         }
     }
 
-    /// Shows an answer to what the player typed.
-    public mutating func show(_ lines: [String], isError: Bool) {
+    /// Shows an answer to what the player typed. `isAboutTheMoment` marks an error that says how the game
+    /// or the connection stands ("it is bob's turn"), which the next turn, phase or connection change makes
+    /// untrue; an error about the line itself ("banana" is not a command) stays until the next line.
+    public mutating func show(_ lines: [String], isError: Bool, isAboutTheMoment: Bool = false) {
         notice = lines
         noticeIsError = isError
+        noticeIsAboutTheMoment = isError && isAboutTheMoment
     }
 
     /// Clears the answer to the previous line, when the player types the next.
     public mutating func clearNotice() {
         notice = []
         noticeIsError = false
+        noticeIsAboutTheMoment = false
     }
 
-    /// Clears an error that the news has made stale; a notice stays.
+    /// Clears an error that the news has made untrue; a notice, or an error about what was typed, stays.
     private mutating func clearError() {
-        if noticeIsError { clearNotice() }
+        if noticeIsAboutTheMoment { clearNotice() }
     }
 
     /// An answer from the server to something the player asked: the notice, and lines for plain output.
@@ -399,7 +405,8 @@ public struct PlayModel: Sendable {
             case .notice:
                 show([line.text], isError: false)
             case .error:
-                show([line.text], isError: true)
+                // The server refuses by how things stand (not your turn, not playing, the room is full).
+                show([line.text], isError: true, isAboutTheMoment: true)
             case .turn, .chat, .board, .answer:
                 break
             }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PairsPolling
 
 /// The resume tokens of the seats `pairs play` holds, one small file per server, room and name, so that a
 /// client that was killed (`kill -9`, a closed laptop, a crash, a closed terminal) takes its seat back when
@@ -104,11 +105,11 @@ public struct SavedSeats: Sendable, Hashable {
         let temporary = "\(path).\(getpid()).new"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, Self.fileMode)
         guard fd >= 0 else { throw .system(path: temporary, call: "open", errno: errno) }
-        let text = key.header + "token \(token)\npid \(getpid())\n"
-        let written = text.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+        var text = key.header + "token \(token)\npid \(getpid())\n"
+        let written = text.withUTF8 { BlockingWrite.all(UnsafeRawBufferPointer($0), to: fd) }
         let writeError = errno
         close(fd)
-        guard written == text.utf8.count else {
+        guard written else {
             unlink(temporary)
             throw .system(path: temporary, call: "write", errno: writeError)
         }
