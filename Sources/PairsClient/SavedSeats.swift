@@ -38,11 +38,6 @@ public struct SavedSeats: Sendable, Hashable {
         public var token: String
         /// The process that saved it.
         public var writer: Int32
-
-        public init(token: String, writer: Int32) {
-            self.token = token
-            self.writer = writer
-        }
     }
 
     /// A file this long is not one of these; it is not read.

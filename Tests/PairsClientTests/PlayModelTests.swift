@@ -274,7 +274,7 @@ func classicRoomIsCheckedAtTheStart() {
 }
 
 @Test("the lobby's answers are told in words: the rooms, who is where, the server's counters")
-func lobbyAnswersAreTold() {
+func lobbyAnswersAreTold() throws {
     let list = RoomList(rooms: [
         RoomSummary(name: "den", phase: .waiting, players: ["robo", nil], spectators: 0, pairs: 3),
         RoomSummary(name: "kitchen", phase: .reveal, players: ["ann", "bob"], spectators: 2, pairs: 8,
@@ -289,13 +289,13 @@ func lobbyAnswersAreTold() {
     ])
     #expect(LobbyWords.people(list) == ["robo in den (waiting)", "ann and bob in kitchen (playing, 2 watching)", "and 10 rooms more"])
     #expect(LobbyWords.rooms(RoomList(rooms: [], total: 0)) == ["no rooms yet: /join ROOM makes one"])
-    var stats = ServerStatistics()
-    stats.connections = 1
-    stats.rooms = 3
-    stats.gamesActive = 1
-    stats.gamesFinished = 40
-    stats.flips = 1234
-    stats.uptimeSeconds = 3723
+    // The counters as a server sends them.
+    let line = #"{"type":"stats","connections":1,"rooms":3,"games_active":1,"games_finished":40,"flips":1234,"messages_in":9,"#
+        + #""messages_out":9,"bytes_in":9,"bytes_out":9,"uptime_s":3723,"games_stored":0,"storage_errors":0}"#
+    guard case .stats(let stats) = try ServerMessageDecoder.decode(line: Array(line.utf8)) else {
+        Issue.record("not a stats message")
+        return
+    }
     #expect(LobbyWords.statistics(stats) == ["server: 1 connection, 3 rooms, 1 game in play, 40 finished, 1234 flips, up 1:02:03"])
     let state = makeState(names: ["ann", "bob"])
     #expect(LobbyWords.people(in: state, room: "kitchen", spectators: 1, me: .first) == ["in room kitchen: ann¹ (you) and bob²; 1 watching"])
