@@ -115,6 +115,7 @@ public final class PlayController: @unchecked Sendable {
         if case .message(.error(let error)) = event, let start = startRequest, error.id == start.id {
             return refused(start.kind, error)
         }
+        if case .message(.joined) = event { startRequest = nil }
         keepSeat(event)
         let turnsBefore = model.turnsBegun
         let lines = model.apply(event, at: MonotonicClock.now())

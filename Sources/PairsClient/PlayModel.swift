@@ -317,8 +317,10 @@ public struct PlayModel: Sendable {
         show([confirmation.question], isError: false)
     }
 
-    /// Stops asking, the player having answered (or the game having ended meanwhile).
+    /// Stops asking, the player having answered (or the game having ended meanwhile, when the question,
+    /// if still shown, goes too).
     public mutating func dismissConfirmation() {
+        if let confirmation, notice == [confirmation.question] { clearNotice() }
         confirmation = nil
     }
 

@@ -308,3 +308,18 @@ func givingUpIsOneSentence() {
     #expect(ConnectionError.cannotConnect(ServerEndpoint(host: "h", port: 1), reason: ConnectionError.refused).description
         == "cannot connect to h:1: connection refused (is the server running, on that port?)")
 }
+
+@Test("a question before forfeiting is asked only in a game in progress, and goes away with its answer")
+func confirmationIsAskedInAGame() {
+    var (playing, _) = model(after: [makeState(seq: 3)])
+    #expect(playing.isInGame)
+    playing.ask(.quit)
+    #expect(playing.confirmation == .quit && playing.notice == ["leave and forfeit? Ctrl-C again or y"])
+    playing.dismissConfirmation()
+    #expect(playing.confirmation == nil && playing.notice.isEmpty)
+    let (over, _) = model(after: [makeState(seq: 9, phase: .over, turn: nil, outcome: .draw)])
+    #expect(!over.isInGame)
+    let (watching, _) = model(after: [makeState(seq: 4)], seat: nil)
+    #expect(!watching.isInGame)
+    #expect(ExitConfirmation.isYes(" Y ") && ExitConfirmation.isYes("yes") && !ExitConfirmation.isYes("n") && !ExitConfirmation.isYes(""))
+}
