@@ -129,7 +129,8 @@ def load(driver, url=None):
         if "ERR_INVALID_HTTP_RESPONSE" in text:
             # Chromium opens sockets ahead of need (preconnect) and may send its request on one much later:
             # a server that greets a silent connection with the line protocol's welcome breaks that request.
-            why = " (did the server send its welcome line to a connection the browser opened ahead of its request?)"
+            why = (" (the server answered with something other than HTTP: a server without the page, or one that greeted"
+                   " with its welcome line a connection the browser had opened ahead of its request)")
         raise Failure(f"{url or 'the reload'} did not serve the Pairs page; it showed {text!r}{why}")
     driver.execute_script(TRACE)
 
