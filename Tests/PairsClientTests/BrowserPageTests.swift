@@ -12,7 +12,7 @@ private enum BrowserRun {
         .appendingPathComponent("Browser/play_page.py")
 
     /// The screenshots the driver must write, and how wide each is in CSS pixels (one pixel each).
-    static let screenshots = [("lobby-360.png", 360), ("lobby-1280.png", 1280), ("game-360.png", 360), ("game-360-dark.png", 360),
+    static let screenshots: [(name: String, width: Int)] = [("lobby-360.png", 360), ("lobby-1280.png", 1280), ("game-360.png", 360), ("game-360-dark.png", 360),
                               ("game-1280.png", 1280), ("watch-1280.png", 1280), ("reveal-360.png", 360), ("rules-360.png", 360),
                               ("solo-cards-360.png", 360)]
 
@@ -29,6 +29,41 @@ private enum BrowserRun {
         return directory
     }
 
+    /// Starts `pairs serve` on a free port of 127.0.0.1 with `arguments` after the address; stop it with
+    /// `terminate()`.
+    static func serve(_ arguments: [String]) async throws -> (server: Subprocess, port: Int) {
+        let server = try Subprocess(try Tools.pairs(), ["serve", "--host", "127.0.0.1", "--port", "0", "--log-level", "warning"] + arguments)
+        let listening = try await server.waitForLine("the listening line") { $0.hasPrefix("pairs listening on ") }.line
+        guard let port = listening.split(separator: ":").last.flatMap({ Int($0) }) else {
+            server.terminate()
+            throw TimedOut(what: "a port in the listening line, got \"\(listening)\"")
+        }
+        return (server, port)
+    }
+
+    /// Runs the driver against the server on `port` with `arguments`, writing its screenshots to `output`,
+    /// and expects it to pass; returns the lines it printed.
+    static func drive(port: Int, output: URL, _ arguments: [String]) async throws -> [String] {
+        let driver = try Subprocess(try Tools.external("python3"), [script.path, "--url", "http://127.0.0.1:\(port)/", "--out", output.path,
+                                    "--chromium", try Tools.external("chromium").path, "--chromedriver", try Tools.external("chromedriver").path,
+                                    "--seconds", String(driverSeconds)] + arguments)
+        defer { driver.terminate() }
+        let status = try await driver.waitForExit(timeout: .seconds(driverSeconds + 20))
+        let transcript = driver.lines.joined(separator: "\n") + "\n" + driver.errorText
+        #expect(status == 0, "\(transcript)")
+        #expect(driver.lines.last == "passed", "\(transcript)")
+        return driver.lines
+    }
+
+    /// Expects each screenshot in `output`, a PNG image as wide as said.
+    static func expectScreenshots(_ screenshots: [(name: String, width: Int)], in output: URL) {
+        for (name, width) in screenshots {
+            let file = output.appendingPathComponent(name)
+            let data = try? Data(contentsOf: file)
+            #expect(data.flatMap(pngWidth) == width, "\(file.path)")
+        }
+    }
+
     /// The width of a PNG image from its header, or nil if `data` is not a PNG.
     static func pngWidth(_ data: Data) -> Int? {
         let bytes = [UInt8](data.prefix(24))
@@ -42,76 +77,35 @@ private enum BrowserRun {
 @Test("the page plays a whole game against pairs bot in headless Chromium: joined by URL, every flip ends its animation in its data-state, a mismatch is shown then hidden, a reload resumes the seat, a second browser watches, the result agrees with the bot's, and a solo game of playing cards ends with its result",
       Tools.needs("python3", "chromium", "chromedriver", pythonModules: ["selenium"]), .timeLimit(.minutes(2)))
 func browserPlaysAGame() async throws {
-    let python = try Tools.external("python3")
-    let chromium = try Tools.external("chromium")
-    let chromedriver = try Tools.external("chromedriver")
-    let pairs = try Tools.pairs()
     let output = try BrowserRun.outputDirectory(named: "browser-page")
-
-    let server = try Subprocess(pairs, ["serve", "--host", "127.0.0.1", "--port", "0", "--data", "none", "--log-level", "warning",
-                                        "--pairs", "6", "--reveal-ms", "1000", "--turn-seconds", "30"])
+    let (server, port) = try await BrowserRun.serve(["--data", "none", "--pairs", "6", "--reveal-ms", "1000", "--turn-seconds", "30"])
     defer { server.terminate() }
-    let listening = try await server.waitForLine("the listening line") { $0.hasPrefix("pairs listening on ") }.line
-    let port = try #require(listening.split(separator: ":").last.flatMap { Int($0) }, "\(listening)")
-
     // The bot plays on after the game (it asks for a rematch), so the result stays on the page to be read.
-    let bot = try Subprocess(pairs, ["bot", "--host", "127.0.0.1", "--port", String(port), "--room", "browser", "--think-ms", "150",
-                                     "--name", "robo", "--seed", "3"])
+    let bot = try Subprocess(try Tools.pairs(), ["bot", "--host", "127.0.0.1", "--port", String(port), "--room", "browser",
+                                                 "--think-ms", "150", "--name", "robo", "--seed", "3"])
     defer { bot.terminate() }
-    let driver = try Subprocess(python, [BrowserRun.script.path, "--url", "http://127.0.0.1:\(port)/", "--room", "browser",
-                                         "--name", "<b>ann</b>&amp;", "--opponent", "robo", "--out", output.path,
-                                         "--chromium", chromium.path, "--chromedriver", chromedriver.path,
-                                         "--seconds", String(BrowserRun.driverSeconds)])
-    defer { driver.terminate() }
-
-    let status = try await driver.waitForExit(timeout: .seconds(BrowserRun.driverSeconds + 20))
-    let transcript = driver.lines.joined(separator: "\n") + "\n" + driver.errorText
-    #expect(status == 0, "\(transcript)")
-    #expect(driver.lines.last == "passed", "\(transcript)")
+    let lines = try await BrowserRun.drive(port: port, output: output,
+                                           ["--room", "browser", "--name", "<b>ann</b>&amp;", "--opponent", "robo"])
 
     // The page's result is the bot's, seen from the other side.
-    let result = try #require(driver.lines.first { $0.hasPrefix("result: ") }, "\(transcript)").split(separator: " ")
+    let result = try #require(lines.first { $0.hasPrefix("result: ") }).split(separator: " ")
     let botLine = try await bot.waitForLine("the bot's game line") { GameLine($0) != nil }.line
     let game = try #require(GameLine(botLine))
     #expect(game.opponent == "<b>ann</b>&amp;")
     #expect(result.count == 4 && Int(result[2]) == game.opponentScore && Int(result[3]) == game.score, "\(result) against \(botLine)")
     let opposite = ["won": "lost", "lost": "won", "draw": "draw"]
     #expect(result.count == 4 && opposite[String(result[1])] == game.result, "\(result) against \(botLine)")
-
-    for (name, width) in BrowserRun.screenshots {
-        let file = output.appendingPathComponent(name)
-        let data = try #require(try? Data(contentsOf: file), "no screenshot \(file.path)")
-        #expect(BrowserRun.pngWidth(data) == width, "\(name)")
-    }
+    BrowserRun.expectScreenshots(BrowserRun.screenshots, in: output)
 }
 
-@Test("on a server that keeps games, the page asks for a claimed name's password, refuses a wrong one, takes the right one, and its lobby shows the last games",
+@Test("on a server that keeps games, the page asks for a claimed name's password, refuses a wrong one, takes the right one, and two claimed names play a game the lobby's ladder and last games then show",
       Tools.needs("python3", "chromium", "chromedriver", pythonModules: ["selenium"]), .timeLimit(.minutes(2)))
 func browserClaimsNames() async throws {
-    let python = try Tools.external("python3")
-    let chromium = try Tools.external("chromium")
-    let chromedriver = try Tools.external("chromedriver")
     let output = try BrowserRun.outputDirectory(named: "browser-names")
     let data = FileManager.default.temporaryDirectory.appendingPathComponent("pairs-browser-\(ProcessInfo.processInfo.processIdentifier).db")
     defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: data.path + suffix) } }
-
-    let server = try Subprocess(try Tools.pairs(), ["serve", "--host", "127.0.0.1", "--port", "0", "--data", data.path,
-                                                    "--log-level", "warning", "--turn-seconds", "0"])
+    let (server, port) = try await BrowserRun.serve(["--data", data.path, "--turn-seconds", "0"])
     defer { server.terminate() }
-    let listening = try await server.waitForLine("the listening line") { $0.hasPrefix("pairs listening on ") }.line
-    let port = try #require(listening.split(separator: ":").last.flatMap { Int($0) }, "\(listening)")
-    let driver = try Subprocess(python, [BrowserRun.script.path, "--scenario", "names", "--url", "http://127.0.0.1:\(port)/",
-                                         "--name", "cat", "--out", output.path, "--chromium", chromium.path,
-                                         "--chromedriver", chromedriver.path, "--seconds", String(BrowserRun.driverSeconds)])
-    defer { driver.terminate() }
-
-    let status = try await driver.waitForExit(timeout: .seconds(BrowserRun.driverSeconds + 20))
-    let transcript = driver.lines.joined(separator: "\n") + "\n" + driver.errorText
-    #expect(status == 0, "\(transcript)")
-    #expect(driver.lines.last == "passed", "\(transcript)")
-    for (name, width) in [("ladder-360.png", 360), ("ladder-1280.png", 1280)] {
-        let file = output.appendingPathComponent(name)
-        let image = try #require(try? Data(contentsOf: file), "no screenshot \(file.path)")
-        #expect(BrowserRun.pngWidth(image) == width, "\(name)")
-    }
+    _ = try await BrowserRun.drive(port: port, output: output, ["--scenario", "names", "--name", "cat"])
+    BrowserRun.expectScreenshots([("ladder-360.png", 360), ("ladder-1280.png", 1280)], in: output)
 }
