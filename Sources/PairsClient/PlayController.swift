@@ -39,6 +39,9 @@ public final class PlayController: @unchecked Sendable {
     static let interruptedStatus: Int32 = 130
     /// Bytes read from standard input at a time; a typed line is far shorter.
     static let inputChunkBytes = 4096
+    /// Games or places /history and /top ask for: a title and these fill the event area
+    /// (`ScreenRenderer.eventLines`).
+    static let answerLimit = ScreenRenderer.eventLines - 1
 
     public let options: PlayOptions
     public let display: Display
@@ -55,11 +58,15 @@ public final class PlayController: @unchecked Sendable {
     /// The last result seen, said again on the normal screen after leaving the full screen.
     private var lastResult: [String] = []
     private var isFinished = false
+    private var passwordDialog: PasswordDialog
 
     public init(options: PlayOptions, display: Display) {
         self.options = options
         self.display = display
-        self.session = ClientSession(endpoint: options.endpoint, name: options.name, queue: .main)
+        let password: String? = if case .given(let password) = options.password { password } else { nil }
+        self.session = ClientSession(endpoint: options.endpoint, name: options.name, password: password, queue: .main)
+        // A person can be asked for the password, unless it came from the environment.
+        self.passwordDialog = PasswordDialog(name: options.name ?? "", canAsk: password == nil && TerminalScreen.isTerminal(0))
         self.model = PlayModel(endpoint: options.endpoint, askedRules: options.rules)
         let style: TextStyle = if case .terminal(let style) = display { style } else { .plain }
         let size = TerminalScreen.size()
@@ -74,7 +81,34 @@ public final class PlayController: @unchecked Sendable {
         installSignalHandlers()
         if isTerminal { StandardStream.writeLine("connecting to \(options.endpoint)…") }
         session.onEvent = { [unowned self] event in handle(event) }
-        session.start()
+        if options.password == .ask, options.name != nil {
+            askPassword(passwordDialog.firstQuestion(), thenStart: true)
+        } else {
+            session.start()
+        }
+    }
+
+    /// Asks for the password without echo and says hello with it (starting the session first, when asked
+    /// before connecting); the end of input at the question quits.
+    private func askPassword(_ question: String, thenStart: Bool) {
+        PasswordPrompt.ask(question, queue: queue) { [unowned self] password in
+            guard !isFinished else { return }
+            guard let password else { return finish(.quit) }
+            session.sayHello(password: password)
+            if thenStart { session.start() }
+        }
+    }
+
+    /// The server refused the name: ask again, or stop with its reason and status 1.
+    private func nameRefused(_ error: RequestError) {
+        switch passwordDialog.next(after: error) {
+        case .ask(let question):
+            askPassword(question, thenStart: false)
+        case .giveUp(let reason):
+            StandardStream.writeErrorLine("pairs play: \(reason)")
+            session.close()
+            finish(.quit, status: 1)
+        }
     }
 
     private var isTerminal: Bool {
@@ -86,6 +120,9 @@ public final class PlayController: @unchecked Sendable {
     private func handle(_ event: SessionEvent) {
         if case .ended(let end) = event {
             return finish(end)
+        }
+        if case .nameRefused(let error) = event {
+            return nameRefused(error)
         }
         let lines = model.apply(event, at: MonotonicClock.now())
         if case .ready = event {
@@ -195,6 +232,13 @@ public final class PlayController: @unchecked Sendable {
             send(.watch(room: room))
         case .help:
             model.show(InputCommand.helpLines, isError: false)
+        case .history(let name):
+            send(.history(HistoryQuery(name: name, limit: Self.answerLimit)))
+        case .top:
+            // The ladder of the game played here: the room's rules, the classic game's outside a room.
+            send(.leaderboard(LeaderboardQuery(rules: model.rules.map(RuleChoices.init), limit: Self.answerLimit)))
+        case .profile(let name):
+            send(.profile(name: name))
         case .quit:
             quit()
         }
@@ -271,6 +315,7 @@ public final class PlayController: @unchecked Sendable {
         tickTimer?.cancel()
         inputSource?.cancel()
         screen.restore()
+        TerminalInputMode.restore()
         let code: Int32
         switch end {
         case .quit:

@@ -53,6 +53,8 @@ public struct PlayModel: Sendable {
     public private(set) var noticeIsError = false
     /// Set between a reconnection and the `joined` that confirms the seat is back.
     private var isResuming = false
+    /// The answer to /history, /top or /profile being put together from its lines.
+    var pendingAnswer = LongAnswer()
 
     public init(endpoint: ServerEndpoint, askedRules: RuleChoices = RuleChoices()) {
         self.endpoint = endpoint
@@ -100,6 +102,8 @@ public struct PlayModel: Sendable {
             return record([TranscriptLine(.connection, "connected to \(endpoint) (\(welcome.server))")])
         case .message(let message):
             return apply(message, at: now)
+        case .nameRefused(let error):
+            return record([TranscriptLine(.error, error.message)])
         case .unreadableLine(let reason):
             return record([TranscriptLine(.error, "could not read a message from the server (\(reason))")])
         case .skippedUnknown(let part):
@@ -162,7 +166,9 @@ public struct PlayModel: Sendable {
             return record([TranscriptLine(.notice, "you left room \(room); type /join [ROOM] to play again, or /quit")])
         case .bye(let reason):
             return reason == .quit ? [] : record([TranscriptLine(.connection, reason.explanation)])
-        case .welcome, .rooms, .pong, .stats, .help, .history, .replay, .replayMoves, .leaderboard, .profile:
+        case .history, .replay, .replayMoves, .leaderboard, .profile:
+            return record(takeAnswerLine(message))
+        case .welcome, .rooms, .pong, .stats, .help:
             return []
         }
     }

@@ -11,6 +11,8 @@ public struct PlayOptions: Sendable, Hashable {
     public var watch: String?
     /// The rules this player asks for when creating a room; what is left unchosen is the server's.
     public var rules: RuleChoices
+    /// How the name's password is had, to claim the name or prove it is the player's.
+    public var password = PasswordSource.none
 
     public init(endpoint: ServerEndpoint = ServerEndpoint(), name: String? = nil, room: String? = nil,
                 watch: String? = nil, rules: RuleChoices = RuleChoices()) {
