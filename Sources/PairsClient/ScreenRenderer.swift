@@ -36,6 +36,9 @@ public struct ScreenRenderer: Sendable {
     /// The terminal's size in character cells.
     public var rows: Int
     public var columns: Int
+    /// What the header and the hint line say on a screen that shows no live game (a replay); nil for
+    /// `pairs play`.
+    public var labels: ScreenLabels?
 
     public init(style: TextStyle, rows: Int = 24, columns: Int = 80) {
         self.style = style
@@ -56,7 +59,7 @@ public struct ScreenRenderer: Sendable {
         }
         top.append("")
         let notice = model.notice.map { truncate($0) }
-        let hint = style.paint("type a card number + Enter to flip · /say TEXT · /rematch · /leave · /quit · /help", .dim)
+        let hint = style.paint(labels?.hint ?? "type a card number + Enter to flip · /say TEXT · /rematch · /leave · /quit · /help", .dim)
         // What is left of the terminal goes to events first, then chat.
         // Below events and chat: a blank line, the notice, the hint, the prompt, and a spare line for the
         // cursor to land on when Enter is pressed on the prompt, so the screen never scrolls.
@@ -94,6 +97,7 @@ public struct ScreenRenderer: Sendable {
         }
         if model.isWatching { parts.append("watching") }
         if model.spectators > 0 { parts.append("\(model.spectators) watching") }
+        if let labels { return (parts + [style.paint(labels.status, .bold)]).joined(separator: " · ") }
         switch model.link {
         case .connecting: parts.append("connecting to \(model.endpoint)")
         case .connected: parts.append(style.paint("connected to \(model.endpoint)", .dim))

@@ -97,9 +97,10 @@ enum Invocation<Configuration> {
 }
 
 /// The common start of every subcommand: `--help` prints its usage (exit 0); a bad option prints what is
-/// wrong and the usage (exit 2); anything else is parsed into the subcommand's configuration.
+/// wrong and the usage, or `briefly` one line and where to read more (exit 2); anything else is parsed
+/// into the subcommand's configuration.
 func invocation<Configuration>(
-    of command: String, _ arguments: [String], usage: String,
+    of command: String, _ arguments: [String], usage: String, briefly: Bool = false,
     parse: ([String]) throws(UsageError) -> Configuration
 ) -> Invocation<Configuration> {
     if arguments.contains("--help") || arguments.contains("-h") {
@@ -109,7 +110,7 @@ func invocation<Configuration>(
     do {
         return .run(try parse(arguments))
     } catch {
-        printError("pairs \(command): \(error.message)\n\n\(usage)")
+        printError("pairs \(command): \(error.message)\n" + (briefly ? "see pairs \(command) --help" : "\n\(usage)"))
         return .exit(2)
     }
 }
