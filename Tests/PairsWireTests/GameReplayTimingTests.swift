@@ -1,0 +1,35 @@
+import PairsRules
+import PairsWire
+import Testing
+
+@Test("a replay's states come at their moments: moves at theirs, a reveal's end and a timeout when their clocks ran out")
+func replayedStatesHaveTheirMoments() throws {
+    let rules = RuleSet(pairs: 2, turnSeconds: 5, revealMilliseconds: 300, againOnMatch: true)
+    let summary = FinishedGameSummary(
+        game: 1, room: "timed", rules: rules,
+        players: [FinishedPlayer(name: "ann", claimed: false, score: 2), FinishedPlayer(name: "bob", claimed: false, score: 0)],
+        winner: .first, end: .cleared, started: "2026-11-23T12:00:00Z", ended: "2026-11-23T12:00:06Z", flips: 6, rated: false)
+    let moves = [
+        ReplayMove(milliseconds: 100, seat: .first, action: .flip(card: 0)),
+        ReplayMove(milliseconds: 200, seat: .first, action: .flip(card: 1)), // a mismatch: hidden 300 ms later
+        ReplayMove(milliseconds: 5500, seat: .second, action: .timeout), // bob's clock ran out: the rules do it
+        ReplayMove(milliseconds: 6000, seat: .first, action: .flip(card: 0)),
+        ReplayMove(milliseconds: 6100, seat: .first, action: .flip(card: 2)),
+        ReplayMove(milliseconds: 6200, seat: .first, action: .flip(card: 1)),
+        ReplayMove(milliseconds: 6300, seat: .first, action: .flip(card: 3)),
+    ]
+    let replay = GameReplay(summary: summary, deal: ["ape", "ant", "ape", "ant"], moves: moves)
+    let timed = try replay.timedStates()
+    #expect(try replay.states() == timed.map(\.state))
+    #expect(zip(timed, timed.dropFirst()).allSatisfy { $0.moment <= $1.moment }, "moments never go back")
+    func moment(of matches: (GameEvent) -> Bool) -> Int64? {
+        timed.first { matches($0.state.event) }?.moment.milliseconds
+    }
+    #expect(moment { if case .mismatch = $0 { true } else { false } } == 200)
+    #expect(moment { if case .hide = $0 { true } else { false } } == 500)
+    // Bob's turn began when the reveal ended; his five seconds ran out then.
+    #expect(moment { if case .timeout = $0 { true } else { false } } == 5500)
+    #expect(moment { if case .over = $0 { true } else { false } } == 6300)
+    #expect(timed.last?.state.phase == .over)
+    #expect(timed.last?.state.players.map { $0?.score } == [2, 0])
+}
