@@ -14,11 +14,6 @@ extension GameReplay {
     public struct TimedState: Sendable, Hashable {
         public var moment: Moment
         public var state: PublicState
-
-        public init(moment: Moment, state: PublicState) {
-            self.moment = moment
-            self.state = state
-        }
     }
 
     /// The game played again from its deal and moves with the real rules: every state it went through, in
@@ -37,7 +32,15 @@ extension GameReplay {
         let rules = summary.rules
         // A grace period longer than any game: a forfeit for absence is in the moves, and is played as the
         // leave it amounts to.
-        guard var match = Match(rules: rules, graceMilliseconds: .max / 4, deal: deal) else { throw .badDeal }
+        // A room's later games start with either seat: the first to flip or to let the clock run out is the
+        // one that started.
+        let starter = moves.first { move in
+            switch move.action {
+            case .flip, .timeout: true
+            case .disconnect, .reconnect, .forfeit: false
+            }
+        }?.seat ?? .first
+        guard var match = Match(rules: rules, graceMilliseconds: .max / 4, deal: deal, starter: starter) else { throw .badDeal }
         var timed: [TimedState] = []
         func add(_ states: [PublicState], at moment: Moment) {
             timed += states.map { TimedState(moment: moment, state: $0) }

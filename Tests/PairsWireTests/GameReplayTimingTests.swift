@@ -33,3 +33,19 @@ func replayedStatesHaveTheirMoments() throws {
     #expect(timed.last?.state.phase == .over)
     #expect(timed.last?.state.players.map { $0?.score } == [2, 0])
 }
+
+@Test("a replay of a rematch, which the second seat started, plays again with the second seat on turn first")
+func replayOfARematchStartsWithItsStarter() throws {
+    let rules = RuleSet(pairs: 2, turnSeconds: 0, revealMilliseconds: 0, againOnMatch: true)
+    let summary = FinishedGameSummary(
+        game: 2, room: "again", rules: rules,
+        players: [FinishedPlayer(name: "ann", claimed: false, score: 0), FinishedPlayer(name: "bob", claimed: false, score: 2)],
+        winner: .second, end: .cleared, started: "2026-11-23T12:00:00Z", ended: "2026-11-23T12:00:01Z", flips: 4, rated: false)
+    // Bob's connection dropped and came back before he started: the starter is the first to play.
+    let moves = [ReplayMove(milliseconds: 10, seat: .second, action: .disconnect), ReplayMove(milliseconds: 20, seat: .second, action: .reconnect)]
+        + (0..<4).map { ReplayMove(milliseconds: 100 + Int64($0), seat: .second, action: .flip(card: $0)) }
+    let states = try GameReplay(summary: summary, deal: ["ape", "ape", "ant", "ant"], moves: moves).states()
+    #expect(states.first { if case .start = $0.event { true } else { false } }?.turn == .second)
+    #expect(states.last?.outcome == .win(.second))
+    #expect(states.last?.players.map { $0?.score } == [0, 2])
+}
