@@ -6,9 +6,4 @@ public struct ScreenLabels: Sendable, Hashable {
     public var status: String
     /// The line below everything: the keys.
     public var hint: String
-
-    public init(status: String, hint: String) {
-        self.status = status
-        self.hint = hint
-    }
 }

@@ -75,28 +75,20 @@ public struct LongAnswer: Sendable, Hashable {
 
 extension ServerMessage {
     /// Whether more lines of the same answer follow this one (it says `more`).
-    public var continuesAnswer: Bool {
-        switch self {
-        case .history(let page): page.more
-        case .replay(let replay): replay.more
-        case .replayMoves(let part): part.more
-        case .leaderboard(let board): board.more
-        case .profile(let profile): profile.more
-        default: false
-        }
-    }
-}
+    public var continuesAnswer: Bool { answerLine?.more ?? false }
 
-extension ServerMessage {
     /// The id of the request a line of a long answer, or an error, answers; nil for any other message.
-    public var answerID: RequestID? {
+    public var answerID: RequestID? { answerLine?.id }
+
+    /// The id and `more` of a line of a long answer, or of an error (which is always a whole answer).
+    private var answerLine: (id: RequestID?, more: Bool)? {
         switch self {
-        case .history(let page): page.id
-        case .replay(let replay): replay.id
-        case .replayMoves(let part): part.id
-        case .leaderboard(let board): board.id
-        case .profile(let profile): profile.id
-        case .error(let error): error.id
+        case .history(let page): (page.id, page.more)
+        case .replay(let replay): (replay.id, replay.more)
+        case .replayMoves(let part): (part.id, part.more)
+        case .leaderboard(let board): (board.id, board.more)
+        case .profile(let profile): (profile.id, profile.more)
+        case .error(let error): (error.id, false)
         default: nil
         }
     }

@@ -87,6 +87,14 @@ struct KeptGamesCommandTests {
         #expect(profile.lines.contains { $0.hasPrefix("  classic game") && $0.contains("?") }, "\(profile.lines)")
         #expect(profile.lines.contains("last games"))
         #expect(!profile.lines.contains { $0.contains("sol ") }, "sol's game is not ann's")
+
+        // Every game replays to a cleared board, the rematch (which the other seat started) too.
+        for game in 1...3 {
+            let replay = try await server.run(["replay", String(game)])
+            #expect(replay.status == 0, "game \(game): \(replay.errors)")
+            let board = replay.lines.last?.split(separator: " ").dropFirst() ?? []
+            #expect(board.count == 6 && board.allSatisfy { $0.contains("=") }, "game \(game): \(replay.lines.suffix(2))")
+        }
         }
     }
 

@@ -9,6 +9,18 @@ private func step(on screen: String) -> (shown: Int, total: Int)? {
     return numbers.count == 2 ? (numbers[0], numbers[1]) : nil
 }
 
+/// Waits for the command in `terminal` to exit with `status`, and checks the terminal is as it was: the
+/// normal screen, and what is typed shows again (to the shell's `read`, without Enter). Returns the screen.
+@discardableResult
+private func expectRestored(_ terminal: Tmux, status: Int32) async throws -> String {
+    let after = try await terminal.waitForScreen("the exit") { $0.contains("[exit ") }
+    #expect(after.contains("[exit \(status)]"))
+    #expect(try await !terminal.isAlternateScreenOn())
+    try await terminal.press("echoing")
+    try await terminal.waitForScreen("the typed word") { $0.contains("echoing") }
+    return after
+}
+
 @Suite("pairs replay and claimed names in a terminal")
 struct KeptGamesTerminalTests {
     @Test("pairs replay in a terminal draws the game with pairs play's screen: space steps forward, b back, G to the end, q quits and the terminal is back",
@@ -36,13 +48,8 @@ struct KeptGamesTerminalTests {
         #expect(last.contains("GAME OVER: "))
         #expect(!last.contains("···"), "every card is taken at the end")
         try await terminal.press("q")
-        let after = try await terminal.waitForScreen("the exit") { $0.contains("[exit ") }
-        #expect(after.contains("[exit 0]"))
+        let after = try await expectRestored(terminal, status: 0)
         #expect(after.contains("replay of game 1, room shown"))
-        #expect(try await !terminal.isAlternateScreenOn())
-        // The terminal echoes again: what is typed now (to the shell's `read`, without Enter) shows.
-        try await terminal.press("echoing")
-        try await terminal.waitForScreen("the typed word") { $0.contains("echoing") }
         }
         }
     }
@@ -56,11 +63,7 @@ struct KeptGamesTerminalTests {
         let end = try await terminal.waitForScreen("the end, without a key", timeout: .seconds(60)) { $0.contains("· the end") }
         #expect(end.contains("GAME OVER: "))
         try await terminal.press("C-c")
-        let after = try await terminal.waitForScreen("the exit") { $0.contains("[exit ") }
-        #expect(after.contains("[exit 130]"))
-        #expect(try await !terminal.isAlternateScreenOn())
-        try await terminal.press("echoing")
-        try await terminal.waitForScreen("the typed word") { $0.contains("echoing") }
+        try await expectRestored(terminal, status: 130)
         }
         }
     }
