@@ -14,6 +14,10 @@ public struct ServerConfiguration: Sendable {
     /// is under 4 KiB, so this holds some 60 states: far more than any reading client falls behind.
     public var outputBufferLimitBytes = 256 * 1024
     public var logLevel = LogLevel.info
+    public var logFormat = LogFormat.text
+    public var logDestination = LogDestination.standardError
+    /// When per-game lines give way to a summary line, and how often that is written.
+    public var logSummary = LogSummaryPolicy()
     /// What the lobby's decisions depend on: room defaults, grace, idle and rate limits.
     public var lobby = LobbyConfiguration()
 
