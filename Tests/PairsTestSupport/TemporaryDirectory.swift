@@ -3,8 +3,8 @@ import Foundation
 import Glibc
 #endif
 
-/// A fresh directory under the system's temporary directory, for one test's files (a database, a server's
-/// data), removed with everything in it when the test lets go of it.
+/// A fresh directory under the system's temporary directory, for one test's files (a database, a log, a
+/// pid file), removed with everything in it when the test lets go of it.
 public final class TemporaryDirectory: Sendable {
     public let path: String
 
