@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "PairsWeb"),
         // The TCP transport: sockets, the epoll set, Dispatch queues and timers, output buffers and goodbyes.
         // Carries out what the lobby decides.
-        .target(name: "PairsServer", dependencies: ["PairsLobby", "PairsRules", "PairsWire", "PairsPolling", "PairsStorage"]),
+        .target(name: "PairsServer", dependencies: ["PairsLobby", "PairsRules", "PairsWire", "PairsPolling", "PairsStorage", "PairsWeb"]),
         // How a bot decides, as pure code: what it knows of the board, the sets faces make, the turn planner,
         // the strategies' names. Shared by the bundled bots and the load generator; knows no message.
         .target(name: "PairsBots", dependencies: ["PairsRules"]),

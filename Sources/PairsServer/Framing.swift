@@ -1,21 +1,64 @@
+import PairsWeb
 import PairsWire
 
-/// How a connection's bytes become the whole messages the lobby reads.
+/// How a connection's bytes become the whole messages the lobby reads, and how the lobby's lines go out.
 ///
 /// The transport reads bytes; the framing cuts them into messages; the lobby never knows which framing a
-/// connection uses. Lines (`LineFramer`: JSON and text commands, one per line) are the one framing today.
+/// connection uses. Every connection starts `sniffing`: its first bytes decide whether it speaks the line
+/// protocol (`lines`: JSON and text commands, one per line) or HTTP (`http`, which either answers and
+/// closes, or upgrades to `webSocket`: one message per text frame).
 enum Framing {
+    /// The first bytes, until `ConnectionSniffer` can tell HTTP from lines or the welcome wait ends. The
+    /// lobby does not know the connection yet. Indirect: every connection passes through it, briefly, and
+    /// the connection should not carry its size for the rest of its life.
+    indirect case sniffing(FirstBytes)
+    /// Reading an HTTP request head; the lobby does not know the connection. Indirect for the same reason.
+    indirect case http(HTTPRequestParser, peer: String)
+    /// The line protocol.
     case lines(LineFramer)
+    /// A WebSocket after the handshake: every text message is a message of the line protocol.
+    case webSocket(WebSocketFrameDecoder)
 
-    /// One piece of input, as a framing hands it to the transport.
+    /// What a connection sent before the sniffer could decide (at most `ConnectionSniffer.maxBytesToDecide`),
+    /// and where it came from.
+    struct FirstBytes {
+        var bytes: [UInt8] = []
+        /// `HOST:PORT` of the peer, for the lobby once it is told of the connection.
+        let peer: String
+    }
+
+    /// One piece of input, as a message framing (`lines`, `webSocket`) hands it to the transport.
     enum Input {
         /// A whole message, valid only during the call.
         case message(UnsafeRawBufferPointer)
-        /// A message over the protocol's length limit; its bytes were dropped.
+        /// A line over the protocol's length limit; its bytes were dropped. (A WebSocket message over the
+        /// limit is a `failure` instead: RFC 6455 closes the connection with 1009.)
         case tooLong
+        /// A WebSocket ping: answer with a pong carrying the payload, valid only during the call.
+        case ping(UnsafeRawBufferPointer)
+        /// The WebSocket client closes, with its close frame's code (nil when it gave none).
+        case close(WebSocketCloseCode?)
+        /// The WebSocket client broke the protocol: close with the error's code.
+        case failure(WebSocketFrameError)
     }
 
-    /// Feeds bytes read from the socket, calling `body` with every message they complete, in order.
+    /// The framing of a connection that upgraded to a WebSocket: messages as long as lines may be.
+    static func webSocket() -> Framing {
+        .webSocket(WebSocketFrameDecoder(maxMessageBytes: LineFramer.maxLineBytes))
+    }
+
+    /// What a connection with this framing speaks.
+    var dialect: Dialect {
+        switch self {
+        case .sniffing: .undecided
+        case .http: .http
+        case .lines: .lines
+        case .webSocket: .webSocket
+        }
+    }
+
+    /// Feeds bytes read from the socket of a message framing, calling `body` with every input they
+    /// complete, in order. Bytes of a connection still sniffing or reading HTTP are the transport's to read.
     mutating func append(_ bytes: UnsafeRawBufferPointer, _ body: (Input) -> Void) {
         switch self {
         case .lines(var framer):
@@ -28,6 +71,44 @@ enum Framing {
                 }
             }
             self = .lines(framer)
+        case .webSocket(var decoder):
+            self = .lines(LineFramer())
+            decoder.append(bytes) { event in
+                switch event {
+                case .text(let text): body(.message(text))
+                case .ping(let payload): body(.ping(payload))
+                case .pong: break
+                case .close(let code, _): body(.close(code))
+                case .failure(let error): body(.failure(error))
+                }
+            }
+            self = .webSocket(decoder)
+        case .sniffing, .http:
+            assertionFailure("the transport reads a connection's first bytes and HTTP requests itself")
         }
+    }
+
+}
+
+/// What a connection speaks, as far as writing to it goes: how the lobby's lines are sent, and what its
+/// goodbye is. `Framing` says it, case for case.
+enum Dialect: Sendable, Hashable {
+    /// Its first bytes are awaited: spoken to as a line connection (at shutdown, `bye` is a line).
+    case undecided
+    /// An HTTP request: answered once, in HTTP.
+    case http
+    case lines
+    case webSocket
+
+    /// Whether the lobby knows the connection: a line connection or a WebSocket, rather than one whose
+    /// first bytes are still awaited or an HTTP request.
+    var carriesMessages: Bool {
+        self == .lines || self == .webSocket
+    }
+
+    /// The bytes to write for `lines`, whole lines of protocol.md from the lobby: the lines themselves, or
+    /// on a WebSocket one text frame per line without its newline. Nothing is copied for a line connection.
+    func outgoing(_ lines: [UInt8]) -> [UInt8] {
+        self == .webSocket ? WebSocketFrameEncoder.textFrames(ofLines: lines) : lines
     }
 }

@@ -41,6 +41,24 @@ public enum WebSocketFrameEncoder {
         frame(.text, payload: payload)
     }
 
+    /// One text frame per line of `lines`, each frame the line without its `\n`: how the server sends the line
+    /// protocol's messages over a WebSocket, one message per frame. Bytes after the last newline, if any, are
+    /// a line too.
+    public static func textFrames(ofLines lines: [UInt8]) -> [UInt8] {
+        var frames: [UInt8] = []
+        // A header is at most 4 bytes for a message of the line protocol's length; the lobby sends a line or
+        // a few at a time.
+        frames.reserveCapacity(lines.count + 16)
+        var start = 0
+        while start < lines.count {
+            let end = lines[start...].firstIndex(of: UInt8(ascii: "\n")) ?? lines.count
+            appendHeader(opcode: .text, payloadLength: end - start, to: &frames)
+            frames.append(contentsOf: lines[start..<end])
+            start = end + 1
+        }
+        return frames
+    }
+
     /// A ping carrying `payload`, at most `maxControlPayloadBytes`.
     public static func ping(_ payload: some Collection<UInt8> = []) -> [UInt8] {
         precondition(payload.count <= maxControlPayloadBytes, "a ping carries at most 125 bytes")
