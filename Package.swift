@@ -43,8 +43,8 @@ let package = Package(
         .executableTarget(name: "pairs", dependencies: ["PairsRules", "PairsWire", "PairsLobby", "PairsServer", "PairsStorage", "PairsBots", "PairsClient", "PairsLoad"]),
 
         // Helpers shared by the test targets (seeded games played with the real rules, finding the built
-        // binary and the tools CI installs); not shipped.
-        .target(name: "PairsTestSupport", dependencies: ["PairsRules", "PairsWire"], path: "Tests/PairsTestSupport"),
+        // binary and the tools CI installs, a WebSocket client and the Autobahn cases); not shipped.
+        .target(name: "PairsTestSupport", dependencies: ["PairsRules", "PairsWire", "PairsWeb"], path: "Tests/PairsTestSupport"),
         .testTarget(name: "PairsRulesTests", dependencies: ["PairsRules"]),
         .testTarget(name: "PairsBotsTests", dependencies: ["PairsBots", "PairsRules"]),
         .testTarget(name: "PairsPollingTests", dependencies: ["PairsPolling", "PairsRules"]),

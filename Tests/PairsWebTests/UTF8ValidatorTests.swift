@@ -1,5 +1,6 @@
 @testable import PairsWeb
 import PairsRules
+import PairsTestSupport
 import Testing
 
 private func validates(_ bytes: [UInt8]) -> Bool {
