@@ -52,7 +52,7 @@ let package = Package(
         .testTarget(name: "PairsWireTests", dependencies: ["PairsWire", "PairsRules", "PairsTestSupport"]),
         .testTarget(name: "PairsWebTests", dependencies: ["PairsWeb", "PairsRules", "PairsTestSupport"]),
         .testTarget(name: "PairsLobbyTests", dependencies: ["PairsLobby", "PairsWire", "PairsRules", "PairsTestSupport"]),
-        .testTarget(name: "PairsServerTests", dependencies: ["PairsServer", "PairsLobby", "PairsStorage", "PairsWire", "PairsRules", "PairsTestSupport"]),
+        .testTarget(name: "PairsServerTests", dependencies: ["PairsServer", "PairsLobby", "PairsStorage", "PairsWire", "PairsRules", "PairsWeb", "PairsTestSupport"]),
         .testTarget(name: "PairsClientTests", dependencies: ["PairsClient", "PairsBots", "PairsServer", "PairsLobby", "PairsWire", "PairsRules", "PairsTestSupport"]),
         .testTarget(name: "PairsLoadTests", dependencies: ["PairsLoad", "PairsBots", "PairsServer", "PairsLobby", "PairsClient", "PairsWire", "PairsRules", "PairsTestSupport"]),
     ]
