@@ -143,6 +143,13 @@ public final class Server: @unchecked Sendable {
     /// `HOST:PORT` as the server listens on it.
     public var listeningAddress: String { boundAddress?.description ?? "" }
 
+    /// The URLs a browser on the LAN opens the page at (`BrowserAddresses`); empty before `start`.
+    public var browserURLs: [String] {
+        guard let boundAddress else { return [] }
+        return BrowserAddresses.urls(boundHost: boundAddress.host, port: boundAddress.port,
+                                     interfaceAddresses: BrowserAddresses.interfaceIPv4Addresses())
+    }
+
     /// Binds and starts serving. Throws before anything listens if the address cannot be used.
     public func start() throws(SocketError) {
         let address: SocketAddress

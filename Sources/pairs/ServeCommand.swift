@@ -26,7 +26,8 @@ enum ServeCommand {
 
     \(RuleFlags.usage(heading: "  The rules of rooms whose creator does not choose them (default: the classic game, 8 pairs, 30 s a turn, a 1000 ms reveal, a match moves again):"))
 
-    Prints "pairs listening on HOST:PORT" on stdout once it is listening.
+    Prints "pairs listening on HOST:PORT" on stdout once it is listening, then "open http://ADDRESS:PORT/ in
+    a browser" for each of the machine's LAN addresses: the same port serves the game's page.
     """
 
     /// What `pairs serve` was asked for: the server, and where it keeps its games.
@@ -79,6 +80,7 @@ enum ServeCommand {
             return 1
         }
         print("pairs listening on \(server.listeningAddress)")
+        for url in server.browserURLs { print("open \(url) in a browser") }
         fflush(nil) // flushes stdout, so a script waiting for the line sees it at once
 
         withExtendedLifetime(signalSources) { dispatchMain() }
