@@ -27,6 +27,22 @@ public enum WebSocketFrameEncoder {
         }
     }
 
+    /// Appends a final frame as a client sends it (§5.3): the mask bit set, `key` after the length, and the
+    /// payload masked with it. For `pairs load`, which plays over WebSockets as the page does; a server never
+    /// masks.
+    public static func appendMaskedFrame(_ opcode: WebSocketOpcode, payload: UnsafeRawBufferPointer, key: UInt32, to buffer: inout [UInt8]) {
+        let lengthByte = buffer.count + 1
+        appendHeader(opcode: opcode, payloadLength: payload.count, to: &buffer)
+        buffer[lengthByte] |= 0x80
+        for shift: UInt32 in [24, 16, 8, 0] {
+            buffer.append(UInt8(truncatingIfNeeded: key >> shift))
+        }
+        // Payload byte i is masked with key byte i mod 4, counted from the top, as the decoder unmasks it.
+        for (index, byte) in payload.enumerated() {
+            buffer.append(byte ^ UInt8(truncatingIfNeeded: key >> UInt32(24 - 8 * (index & 3))))
+        }
+    }
+
     /// A whole frame of `opcode` carrying `payload`.
     public static func frame(_ opcode: WebSocketOpcode, payload: some Collection<UInt8>) -> [UInt8] {
         var bytes: [UInt8] = []
