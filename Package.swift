@@ -38,7 +38,7 @@ let package = Package(
         // The bundled clients: a client connection, bots and their strategies, the terminal player.
         .target(name: "PairsClient", dependencies: ["PairsRules", "PairsWire", "PairsPolling", "PairsBots"]),
         // The load generator: thousands of bot games over real TCP from one process, on one epoll set.
-        .target(name: "PairsLoad", dependencies: ["PairsBots", "PairsWire", "PairsRules", "PairsPolling"]),
+        .target(name: "PairsLoad", dependencies: ["PairsBots", "PairsWire", "PairsRules", "PairsPolling", "PairsWeb"]),
         // The one executable: a thin command-line front over the modules above.
         .executableTarget(name: "pairs", dependencies: ["PairsRules", "PairsWire", "PairsLobby", "PairsServer", "PairsStorage", "PairsBots", "PairsClient", "PairsLoad"]),
 

@@ -65,14 +65,32 @@ public enum WebSocketFrameEncoder {
         // A header is at most 4 bytes for a message of the line protocol's length; the lobby sends a line or
         // a few at a time.
         frames.reserveCapacity(lines.count + 16)
+        lines.withUnsafeBytes { bytes in
+            forEachLine(in: bytes) { line in
+                appendHeader(opcode: .text, payloadLength: line.count, to: &frames)
+                frames.append(contentsOf: line)
+            }
+        }
+        return frames
+    }
+
+    /// Appends one text frame per line of `lines`, as `textFrames(ofLines:)` does, but as a client sends
+    /// them: each masked with the next key from `keys`.
+    public static func appendMaskedTextFrames(ofLines lines: UnsafeRawBufferPointer, keys: inout some RandomNumberGenerator,
+                                              to buffer: inout [UInt8]) {
+        forEachLine(in: lines) { line in
+            appendMaskedFrame(.text, payload: line, key: UInt32(truncatingIfNeeded: keys.next()), to: &buffer)
+        }
+    }
+
+    /// Calls `body` with each line of `lines` without its `\n`, the bytes after the last newline included.
+    private static func forEachLine(in lines: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
         var start = 0
         while start < lines.count {
             let end = lines[start...].firstIndex(of: UInt8(ascii: "\n")) ?? lines.count
-            appendHeader(opcode: .text, payloadLength: end - start, to: &frames)
-            frames.append(contentsOf: lines[start..<end])
+            body(UnsafeRawBufferPointer(rebasing: lines[start..<end]))
             start = end + 1
         }
-        return frames
     }
 
     /// A ping carrying `payload`, at most `maxControlPayloadBytes`.

@@ -1,4 +1,5 @@
 @testable import PairsWeb
+import PairsRules
 import PairsTestSupport
 import Testing
 
@@ -95,4 +96,23 @@ func decodingAServer() {
     decoder.append(WebSocketTestClient.encode(.text("masked"))) { events.append(Received($0)) }
     #expect(events == [.failure(.maskedFrame)])
     #expect(WebSocketFrameError.maskedFrame.closeCode == .protocolError)
+}
+
+@Test("a client's lines become one masked text frame each, which the server's decoder reads back as the lines")
+func maskedLines() {
+    let lines = Array("{\"type\":\"join\"}\nflip 3\n\n{\"type\":\"ping\",\"id\":1}\n".utf8)
+    var keys = SplitMix64(seed: 1)
+    var frames: [UInt8] = []
+    lines.withUnsafeBytes { WebSocketFrameEncoder.appendMaskedTextFrames(ofLines: $0, keys: &keys, to: &frames) }
+    // The reference: each line framed alone with the keys in the same order.
+    var sameKeys = SplitMix64(seed: 1)
+    var expected: [UInt8] = []
+    for line in lines.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast() {
+        Array(line).withUnsafeBytes { WebSocketFrameEncoder.appendMaskedFrame(.text, payload: $0, key: UInt32(truncatingIfNeeded: sameKeys.next()), to: &expected) }
+    }
+    #expect(frames == expected)
+    for size in Chunking.sizes(for: frames.count) {
+        #expect(decodedEvents(frames, pieceSize: size) == [.text("{\"type\":\"join\"}"), .text("flip 3"), .text(""), .text("{\"type\":\"ping\",\"id\":1}")],
+                "piece size \(size)")
+    }
 }
