@@ -8,9 +8,9 @@ import PairsTestSupport
 
 @Test("two pairs bot processes play full games against a server, classic and three-card Matchismo with playing cards: every game ends and both tell it alike",
       .timeLimit(.minutes(3)), arguments: [
-          ([String](), 25, 2 as Int?),
+          ([String](), 10, 2 as Int?),
           // Matchismo's scores are anything (flips cost, matches earn): only that they mirror is checked.
-          (["--match", "3", "--deck", "cards", "--scoring", "matchismo", "--pairs", "6"], 8, nil),
+          (["--match", "3", "--deck", "cards", "--scoring", "matchismo", "--pairs", "6"], 4, nil),
       ])
 func botsPlayFullGames(rules: [String], games: Int, pairs: Int?) async throws {
     let pairsBinary = try Tools.pairs()

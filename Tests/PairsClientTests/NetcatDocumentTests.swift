@@ -37,7 +37,7 @@ private func maskingTokens(_ line: String) -> String {
     line.replacingOccurrences(of: #""token":"[0-9a-f]{32}""#, with: #""token":"TOKEN""#, options: .regularExpression)
 }
 
-// Three reveals of 5 s each, and a suite that keeps both cores busy: two minutes is the bound.
+// Three reveals of 2.5 s each, and a suite that keeps both cores busy: two minutes is the bound.
 @Test("clients/netcat.md is exact: replaying its typed lines with nc against pairs serve gives its every line",
       Tools.needs("nc"), .timeLimit(.minutes(2)))
 func netcatDocumentIsExact() async throws {
@@ -50,11 +50,13 @@ func netcatDocumentIsExact() async throws {
         #expect(typed[who] == typingOrder.filter { $0.who == who }.map(\.line), "the order above is out of date with netcat.md")
     }
 
-    // The document's server, with one change: mismatched cards stay up for 5 s rather than 1 s. Bob types
+    // The document's server, with one change: mismatched cards stay up for 2.5 s rather than 1 s. Bob types
     // `2` while they are still up and is told to wait; on a machine busy with the rest of the suite, a
-    // second can pass before his line arrives even from a thread of its own. The reveal time appears in no line, so the lines are the same.
+    // second can pass before his line is sent even from a thread of its own (a line that is in the server's
+    // socket when the reveal ends is read before the reveal is judged over). The reveal time appears in no
+    // line, so the lines are the same.
     let server = try Subprocess(pairs, ["serve", "--host", "127.0.0.1", "--port", "0", "--data", "none", "--seed", "3", "--pairs", "3",
-                                        "--turn-seconds", "0", "--reveal-ms", "5000", "--log-level", "error"])
+                                        "--turn-seconds", "0", "--reveal-ms", "2500", "--log-level", "error"])
     defer { server.terminate() }
     let listening = try await server.waitForLine("the server to listen") { $0.hasPrefix("pairs listening on ") }.line
     let port = try #require(listening.split(separator: ":").last.map(String.init))

@@ -126,7 +126,8 @@ struct LoadCommandTests {
                                 "--concurrency", "4", "--think-ms", "1", "--strategy", "random"])
         let elapsed = Date().timeIntervalSince(started)
         #expect(run.status == 0, "stderr: \(run.stderr)")
-        #expect(elapsed < 6)
+        // Generous: it shows the run stops by itself near its duration, not how fast a busy machine is.
+        #expect(elapsed < 2.2 + 8)
         let progress = run.stderr.split(separator: "\n").filter { $0.contains("flips/s") && $0.contains("p99") }
         #expect(progress.count >= 2, "stderr: \(run.stderr)")
         for label in ["games", "flips", "latency", "p50", "p90", "p99", "max", "errors", "connections", "cpu"] {
