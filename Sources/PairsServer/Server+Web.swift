@@ -118,13 +118,13 @@ extension Server {
         finish(connection, saying: response.encoded(includingBody: includingBody), discardingQueued: false, at: now)
     }
 
-    /// Answers 408 if the request head has not arrived within `httpHeadMilliseconds`. HTTP requests are
-    /// few (a page load, a WebSocket), so each gets a timer of its own, as a goodbye does.
+    /// Answers 408 if the request head has not arrived within `requestHeadMilliseconds`. HTTP requests
+    /// are few (a page load, a WebSocket), so each gets a timer of its own, as a goodbye does.
     private func awaitHead(of connection: Connection) {
-        queue.asyncAfter(deadline: .now() + .milliseconds(Int(Self.httpHeadMilliseconds))) { [self] in
+        let limit = configuration.requestHeadMilliseconds
+        queue.asyncAfter(deadline: .now() + .milliseconds(limit)) { [self] in
             guard connection.isOpen, connection.dialect == .http else { return }
-            let seconds = Self.httpHeadMilliseconds / 1000
-            respond(.plainText(.requestTimeout, "408 Request Timeout: the request head did not arrive within \(seconds) seconds"),
+            respond(.plainText(.requestTimeout, "408 Request Timeout: the request head did not end within \(limit) ms"),
                     to: connection, includingBody: true, at: MonotonicClock.now())
             finishFailures()
         }

@@ -70,9 +70,6 @@ public final class Server: @unchecked Sendable {
     /// in netcat who types nothing sees no pause. A first byte that cannot start a request line (every
     /// bot's `{`, every text command's lower-case letter) ends the wait at once.
     static let welcomeWaitMilliseconds: Int64 = 100
-    /// How long an HTTP client may take to send its request head once its request line has come: far more
-    /// than any browser needs, and a bound on how long a client that trickles headers holds a descriptor.
-    static let httpHeadMilliseconds: Int64 = 10_000
 
     public let configuration: ServerConfiguration
     let queue = DispatchQueue(label: "pairs.server")

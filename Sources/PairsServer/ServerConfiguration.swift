@@ -14,6 +14,10 @@ public struct ServerConfiguration: Sendable {
     /// is under 4 KiB, so this holds some 60 states: far more than any reading client falls behind.
     public var outputBufferLimitBytes = 256 * 1024
     public var logLevel = LogLevel.info
+    /// How long an HTTP client may take to send its request head once its request line has come: far more
+    /// than any browser needs, and a bound on how long a client that trickles header lines holds a
+    /// descriptor. Answered with 408.
+    public var requestHeadMilliseconds = 10_000
     /// What the lobby's decisions depend on: room defaults, grace, idle and rate limits.
     public var lobby = LobbyConfiguration()
 

@@ -120,6 +120,18 @@ struct WebTests {
         #expect(HTTPReply(bytes)?.status == 431)
     }
 
+    @Test("a request head that does not end in time is answered 408, and the connection closed")
+    func slowHeadTimesOut() throws {
+        let server = try startServer { $0.requestHeadMilliseconds = 300 }
+        defer { server.stop() }
+        let client = try TestClient(port: server.port)
+        client.sendRaw(Array("GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8))
+        let reply = try #require(HTTPReply(try client.readToEnd()))
+        #expect(reply.status == 408)
+        #expect(reply["Connection"] == "close")
+        #expect(!client.wasReset)
+    }
+
     @Test("a WebSocket handshake that is not one is refused: 426 with the version to use, 400 for a bad key")
     func badHandshakes() throws {
         let server = try startServer()
