@@ -155,6 +155,14 @@ final class TestClient {
         return message
     }
 
+    /// Reads the next message, which must be `welcome`: the server speaks first, whatever the client sent.
+    @discardableResult
+    func readWelcome(within seconds: Double = 5) throws -> Welcome {
+        let message = try next(within: seconds)
+        guard case .welcome(let welcome) = message else { throw TestTimeout(what: "welcome first, got \(message)") }
+        return welcome
+    }
+
     /// Reads messages until one matches, dropping the others. Fails after `seconds`.
     @discardableResult
     func waitFor(_ what: String, within seconds: Double = 5, _ matches: (ServerMessage) -> Bool) throws -> ServerMessage {

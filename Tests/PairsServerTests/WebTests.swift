@@ -156,7 +156,7 @@ struct SniffTests {
         defer { server.stop() }
         let client = try TestClient(port: server.port)
         client.send(line)
-        guard case .welcome = try client.next() else { Issue.record("welcome did not come first"); return }
+        try client.readWelcome()
         let error = try client.waitForError(.unknownType)
         #expect(error.message.contains(line.split(separator: " ")[0]))
     }
@@ -166,7 +166,7 @@ struct SniffTests {
         let server = try startServer()
         defer { server.stop() }
         let client = try TestClient(port: server.port)
-        guard case .welcome(let welcome) = try client.next(within: 5) else { Issue.record("welcome did not come first"); return }
+        let welcome = try client.readWelcome()
         #expect(welcome.hint.contains("join"))
         #expect(server.statistics().connections == 1)
     }
@@ -177,7 +177,7 @@ struct SniffTests {
         defer { server.stop() }
         let client = try TestClient(port: server.port)
         client.sendRaw(Array("GE".utf8))
-        guard case .welcome = try client.next(within: 5) else { Issue.record("welcome did not come first"); return }
+        try client.readWelcome()
         client.sendRaw(Array("T\n".utf8))
         #expect(try client.waitForError(.unknownType).message.contains("\"GET\""))
         client.send(#"{"type":"ping","id":1}"#)
@@ -190,7 +190,7 @@ struct SniffTests {
         defer { server.stop() }
         let client = try TestClient(port: server.port)
         client.send(#"{"type":"ping","id":7}"#)
-        guard case .welcome = try client.next() else { Issue.record("welcome did not come first"); return }
+        try client.readWelcome()
         #expect(try client.next() == .pong(id: .integer(7)))
     }
 }
