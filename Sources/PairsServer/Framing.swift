@@ -17,7 +17,7 @@ enum Framing {
     /// The line protocol.
     case lines(LineFramer)
     /// A WebSocket after the handshake: every text message is a message of the line protocol.
-    case webSocket(WebSocketFrameDecoder)
+    case webSocket(WebSocketReader)
 
     /// What a connection sent before the sniffer could decide (at most `ConnectionSniffer.maxBytesToDecide`),
     /// and where it came from.
@@ -42,9 +42,16 @@ enum Framing {
         case failure(WebSocketFrameError)
     }
 
+    /// A WebSocket's decoder, held by reference: every connection carries a `Framing`, few are WebSockets,
+    /// and a decoder inline would make every line connection's framing several times larger (the server
+    /// keeps as little as it can per idle connection). Mutated in place, so a read allocates nothing.
+    final class WebSocketReader {
+        var decoder = WebSocketFrameDecoder(maxMessageBytes: LineFramer.maxLineBytes)
+    }
+
     /// The framing of a connection that upgraded to a WebSocket: messages as long as lines may be.
     static func webSocket() -> Framing {
-        .webSocket(WebSocketFrameDecoder(maxMessageBytes: LineFramer.maxLineBytes))
+        .webSocket(WebSocketReader())
     }
 
     /// What a connection with this framing speaks.
@@ -71,9 +78,8 @@ enum Framing {
                 }
             }
             self = .lines(framer)
-        case .webSocket(var decoder):
-            self = .lines(LineFramer())
-            decoder.append(bytes) { event in
+        case .webSocket(let reader):
+            reader.decoder.append(bytes) { event in
                 switch event {
                 case .text(let text): body(.message(text))
                 case .ping(let payload): body(.ping(payload))
@@ -82,7 +88,6 @@ enum Framing {
                 case .failure(let error): body(.failure(error))
                 }
             }
-            self = .webSocket(decoder)
         case .sniffing, .http:
             assertionFailure("the transport reads a connection's first bytes and HTTP requests itself")
         }
