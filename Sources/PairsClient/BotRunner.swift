@@ -33,6 +33,8 @@ public final class BotRunner: @unchecked Sendable {
     private var finish: BotFinish?
     private var records: [GameRecord] = []
     private var completion: (@Sendable (Outcome) -> Void)?
+    /// Says when the room the bot sat down in plays other rules than it asked for.
+    private var rulesCheck: AskedRulesCheck
 
     /// A runner that prints game lines with `output` and connection trouble with `diagnostics`.
     public init(configuration: BotConfiguration, output: @escaping @Sendable (String) -> Void,
@@ -41,6 +43,7 @@ public final class BotRunner: @unchecked Sendable {
         self.output = output
         self.diagnostics = diagnostics
         self.machine = BotMachine(configuration: configuration)
+        self.rulesCheck = AskedRulesCheck(asked: configuration.rules)
     }
 
     /// Connects and plays; `completion` is called once, on the runner's queue, when the run is over.
@@ -84,8 +87,15 @@ public final class BotRunner: @unchecked Sendable {
         case .ready:
             feed(.ready)
         case .message(let message):
-            if case .error(let error) = message, error.code == .rateLimited {
+            switch message {
+            case .error(let error) where error.code == .rateLimited:
                 diagnostics("the server is rate limiting this bot: \(error.message)")
+            case .joined(let joined):
+                if let warning = rulesCheck.joined(joined) { diagnostics(warning) }
+            case .state(let state):
+                if let warning = rulesCheck.state(state) { diagnostics(warning) }
+            default:
+                break
             }
             feed(.message(message))
         case .unreadableLine(let reason):

@@ -77,7 +77,7 @@ public final class ClientConnection: @unchecked Sendable {
 
     /// A failed connect in words, with a hint for the failure every player meets first.
     private static func describe(_ error: ConnectError) -> String {
-        if case .failed(errno: ECONNREFUSED) = error { return "connection refused (is the server running, on that port?)" }
+        if case .failed(errno: ECONNREFUSED) = error { return ConnectionError.refused }
         return error.description
     }
 

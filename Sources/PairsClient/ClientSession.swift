@@ -210,10 +210,10 @@ public final class ClientSession: @unchecked Sendable {
         }
         let now = MonotonicClock.now()
         if recovery == nil {
-            recovery = (since: now, attempts: 0, lastError: end.description)
+            recovery = (since: now, attempts: 0, lastError: end.reason)
             emit(.connectionLost(end))
         } else {
-            recovery?.lastError = end.description
+            recovery?.lastError = end.reason
         }
         scheduleReconnect(now: now)
     }
@@ -234,7 +234,7 @@ public final class ClientSession: @unchecked Sendable {
                 case .success(let connection):
                     adopt(connection)
                 case .failure(let error):
-                    self.recovery?.lastError = "\(error)"
+                    self.recovery?.lastError = error.reason
                     scheduleReconnect(now: MonotonicClock.now())
                 }
             }

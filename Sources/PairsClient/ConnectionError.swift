@@ -11,18 +11,33 @@ public enum ConnectionError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The request could not be written: the connection broke, or the server stopped reading.
     case sendFailed(reason: String)
 
+    /// The reason `cannotConnect` gives when nothing listens on the port: the failure every player meets
+    /// first, so its description says what to check.
+    public static let refused = "connection refused"
+
     public var description: String {
         switch self {
         case .badPort(let port):
             "\(port) is not a TCP port (1-65535)"
         case .cannotResolve(let host, let reason):
             "cannot find host \(host): \(reason)"
+        case .cannotConnect(let endpoint, let reason) where reason == Self.refused:
+            "cannot connect to \(endpoint): \(reason) (is the server running, on that port?)"
         case .cannotConnect(let endpoint, let reason):
             "cannot connect to \(endpoint): \(reason)"
         case .notConnected:
             "not connected"
         case .sendFailed(let reason):
             "cannot send to the server: \(reason)"
+        }
+    }
+
+    /// What went wrong in a few words, without the server's address: for a sentence that says it already.
+    var reason: String {
+        switch self {
+        case .cannotConnect(_, let reason), .sendFailed(let reason): reason
+        case .cannotResolve(let host, _): "cannot find host \(host)"
+        case .badPort, .notConnected: description
         }
     }
 }

@@ -32,4 +32,10 @@ public enum ConnectionEnd: Sendable, Hashable, CustomStringConvertible {
         case .closedLocally: "closed"
         }
     }
+
+    /// What happened in a few words, for a sentence about it: "the server closed the connection",
+    /// "Connection reset by peer".
+    var reason: String {
+        if case .failed(let reason) = self { reason } else { description }
+    }
 }

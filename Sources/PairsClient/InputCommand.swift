@@ -8,6 +8,9 @@ public enum InputCommand: Sendable, Hashable {
     case leave
     case join(room: String?)
     case watch(room: String)
+    case list
+    case who
+    case stats
     case help
     case quit
 
@@ -16,10 +19,13 @@ public enum InputCommand: Sendable, Hashable {
         "N + Enter        flip card N (the number on the board)",
         "/say TEXT        chat to the room",
         "/rematch         ask for another game when one is over",
-        "/leave           leave the room (gives up a game in progress)",
+        "/leave           leave the room (asks first during a game: leaving forfeits it)",
         "/join [ROOM]     quick match, or join or create ROOM",
         "/watch ROOM      watch a room",
-        "/quit            leave and exit (Ctrl-C or Ctrl-D too)",
+        "/list            the rooms: who plays in each, and by what rules",
+        "/who             who is in your room, or in the lobby who is where",
+        "/stats           the server's counters",
+        "/quit            leave and exit (Ctrl-C or Ctrl-D too; asks first during a game)",
     ]
 
     /// Reads one typed line; nil for a blank one. Command words are case-insensitive, and the slash may be
@@ -46,6 +52,9 @@ public enum InputCommand: Sendable, Hashable {
             return .say(text: text)
         case "rematch", "r": return try noArgument(.rematch)
         case "leave": return try noArgument(.leave)
+        case "list", "rooms": return try noArgument(.list)
+        case "who": return try noArgument(.who)
+        case "stats": return try noArgument(.stats)
         case "help", "h", "?": return try noArgument(.help)
         case "quit", "q", "exit": return try noArgument(.quit)
         case "join":

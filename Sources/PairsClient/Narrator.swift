@@ -116,7 +116,10 @@ public struct Narrator: Sendable {
         case .leave:
             return ["\(who(event.seat).name) left"]
         case .disconnect:
-            return ["\(who(event.seat).says("lose", "lost")) the connection; the seat is kept for a while"]
+            // The server does not say its grace period; a server started without --grace-seconds keeps the
+            // seat as long as this client keeps trying to reconnect.
+            let grace = ReconnectPolicy.standardWindowMilliseconds / 1000
+            return ["\(who(event.seat).says("lose", "lost")) the connection; the seat is kept for the server's grace period (\(grace) s by default)"]
         case .reconnect:
             return ["\(who(event.seat).says("are", "is")) back"]
         case .rematch:
@@ -232,12 +235,14 @@ public struct Narrator: Sendable {
         seat == me ? "your turn" : "\(Self.name(of: seat, in: state, previous: nil))'s turn"
     }
 
-    /// "series: ann 2, bob 1, draws 0", or for a solo player "cleared 2 of 3" ("first game" before any).
-    public static func series(of state: WireState) -> String {
+    /// "series: ann 2, bob 1, draws 0", or for a solo player "cleared 2 of 3" ("first game" before any); nil
+    /// while a seat of two is empty, since whoever sits down next starts a new series.
+    public static func series(of state: WireState) -> String? {
         guard state.players.count == 2, state.series.wins.count == 2 else {
             let played = state.phase == .over ? state.game : max(0, state.game - 1)
             return played == 0 ? "first game" : "cleared \(state.series.wins.first ?? 0) of \(played)"
         }
+        guard !state.players.contains(where: { $0 == nil }) else { return nil }
         let names = Seat.allCases.map { name(of: $0, in: state, previous: nil) }
         return "series: \(names[0]) \(state.series.wins[0]), \(names[1]) \(state.series.wins[1]), draws \(state.series.draws)"
     }

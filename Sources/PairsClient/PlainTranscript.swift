@@ -4,7 +4,8 @@ import PairsWire
 /// What `pairs play` prints when its output is not a terminal: one line per thing that happened, no
 /// escapes, no redrawing, so a script can read it line by line (`pairs play --watch kitchen | grep pair`).
 ///
-/// When the turn comes to the player, and when every card is shown for a peek, a board line follows:
+/// When the turn comes to the player (to a spectator: at every turn, and on arriving), and when every card
+/// is shown for a peek, a board line follows:
 /// face-down cards as bare numbers, face-up ones as `N=[face]` and matched ones as `N=face¹` or `N=face²`,
 /// for example `board: 0 1 2=cat¹ 3 4=cat¹ 5`.
 public enum PlainTranscript {
@@ -17,7 +18,8 @@ public enum PlainTranscript {
                 continue
             }
             printed.append(line.description)
-            if line.kind == .turn, model.isMyTurn, let state = model.state {
+            // A player needs the board when it is their turn; a spectator, at every turn.
+            if line.kind == .turn, model.isMyTurn || model.isWatching, let state = model.state {
                 printed.append(board(state))
             }
         }

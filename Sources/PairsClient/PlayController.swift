@@ -35,26 +35,50 @@ public final class PlayController: @unchecked Sendable {
         return .terminal(TextStyle(usesEscapes: true, usesColor: !noColor))
     }
 
-    /// Exit status when the player stops the program with a signal (128 + SIGINT, as shells report it).
-    static let interruptedStatus: Int32 = 130
+    /// Exit status after Ctrl-C (128 + SIGINT, as shells report it).
+    static let interruptedStatus: Int32 = 128 + SIGINT
+    /// Exit status after SIGTERM.
+    static let terminatedStatus: Int32 = 128 + SIGTERM
+    /// Exit status after SIGHUP (the terminal went away): the seat is left held, to be taken back.
+    static let hungUpStatus: Int32 = 128 + SIGHUP
+    /// Exit status when the server refused what the command line asked for (a room to watch that does not
+    /// exist), in plain output where nobody could type anything else.
+    static let refusedStatus: Int32 = 1
     /// Bytes read from standard input at a time; a typed line is far shorter.
     static let inputChunkBytes = 4096
 
+    /// What the program asked the server for on its own at the start, by the request's id, so its refusal
+    /// can be told apart from the refusal of something typed.
+    enum StartRequest: Hashable {
+        case resume(SavedSeats.Key)
+        case join
+        case watch
+    }
+
     public let options: PlayOptions
     public let display: Display
-    private let queue = DispatchQueue.main
-    private let session: ClientSession
-    private var model: PlayModel
-    private var renderer: ScreenRenderer
-    private let screen = TerminalScreen()
+    let queue = DispatchQueue.main
+    let session: ClientSession
+    var model: PlayModel
+    var renderer: ScreenRenderer
+    let screen = TerminalScreen()
     private var inputFramer = LineFramer()
-    private var inputSource: DispatchSourceRead?
-    private var tickTimer: DispatchSourceTimer?
-    private var signalSources: [DispatchSourceSignal] = []
+    var inputSource: DispatchSourceRead?
+    var tickTimer: DispatchSourceTimer?
+    var signalSources: [DispatchSourceSignal] = []
     private var exitHandler: ((Int32) -> Void)?
     /// The last result seen, said again on the normal screen after leaving the full screen.
     private var lastResult: [String] = []
     private var isFinished = false
+    /// Whether a person types the input, who can answer a question (a script's input cannot).
+    let asksBeforeForfeiting: Bool
+    /// The request the program sent at the start, while its answer is awaited.
+    var startRequest: (id: RequestID, kind: StartRequest)?
+    /// Which saved seat the last `join` or `resume` was for, and which one is held now.
+    var requestedSeat: SavedSeats.Key?
+    var heldSeat: SavedSeats.Key?
+    /// Whether a failure to save a token was said already: once is enough.
+    var hasReportedSaveFailure = false
 
     public init(options: PlayOptions, display: Display) {
         self.options = options
@@ -64,6 +88,7 @@ public final class PlayController: @unchecked Sendable {
         let style: TextStyle = if case .terminal(let style) = display { style } else { .plain }
         let size = TerminalScreen.size()
         self.renderer = ScreenRenderer(style: style, rows: size.rows, columns: size.columns)
+        self.asksBeforeForfeiting = TerminalScreen.isTerminal(0)
     }
 
     /// Starts playing. Call on the main queue, then run it (`dispatchMain()`); `exit` is called with the
@@ -77,7 +102,7 @@ public final class PlayController: @unchecked Sendable {
         session.start()
     }
 
-    private var isTerminal: Bool {
+    var isTerminal: Bool {
         if case .terminal = display { true } else { false }
     }
 
@@ -87,21 +112,66 @@ public final class PlayController: @unchecked Sendable {
         if case .ended(let end) = event {
             return finish(end)
         }
+        if case .message(.error(let error)) = event, let start = startRequest, error.id == start.id {
+            return refused(start.kind, error)
+        }
+        if case .message(.joined) = event { startRequest = nil }
+        keepSeat(event)
+        let turnsBefore = model.turnsBegun
         let lines = model.apply(event, at: MonotonicClock.now())
         if case .ready = event {
             if isTerminal { screen.enter() }
             startInput()
             startTicking()
-            if let watch = options.watch {
-                session.send(.watch(room: watch))
-            } else {
-                session.send(.join(JoinRequest(room: options.room, rules: options.rules)))
-            }
+            begin()
         }
         if let state = model.state, state.phase == .over {
-            lastResult = [model.narrator.result(of: state), Narrator.series(of: state)]
+            lastResult = [model.narrator.result(of: state)] + (Narrator.series(of: state).map { [$0] } ?? [])
         }
+        // A question about forfeiting a game that has ended meanwhile has nothing left to ask.
+        if model.confirmation != nil, !model.isInGame { model.dismissConfirmation() }
+        if model.turnsBegun > turnsBefore, isTerminal, !options.isQuiet { StandardStream.write(Self.bell) }
         show(lines, full: false)
+    }
+
+    /// The terminal's bell: the attention sequence every terminal knows.
+    static let bell = "\u{07}"
+
+    /// The first request: watch, take back a saved seat, or join.
+    private func begin() {
+        if let watch = options.watch {
+            startRequest = session.send(.watch(room: watch)).map { ($0, .watch) }
+        } else if let key = savedSeatKey(room: options.room), let saved = usableSavedSeat(key) {
+            model.resumeSavedSeat()
+            requestedSeat = key
+            startRequest = session.send(.resume(token: saved.token)).map { ($0, .resume(key)) }
+        } else {
+            join(options.room, isStart: true)
+        }
+    }
+
+    /// Sends a `join` for `room` (nil: quick match) with the rules asked for.
+    func join(_ room: String?, isStart: Bool) {
+        requestedSeat = savedSeatKey(room: room)
+        let id = send(.join(JoinRequest(room: room, rules: options.rules)))
+        if isStart { startRequest = id.map { ($0, .join) } }
+    }
+
+    /// The server refused the request the program started with.
+    private func refused(_ request: StartRequest, _ error: RequestError) {
+        startRequest = nil
+        switch request {
+        case .resume(let key):
+            // The saved seat is gone (the server restarted, or its grace period ran out): a normal join.
+            options.savedSeats?.forget(key)
+            let lines = model.savedSeatGone(room: options.room, error)
+            show(lines, full: false)
+            join(options.room, isStart: true)
+        case .join, .watch:
+            // Plain output has nobody to type another room: what the command line asked for cannot be done.
+            guard isTerminal else { return fail(PlayModel.explain(error)) }
+            show(model.apply(.message(.error(error)), at: MonotonicClock.now()), full: false)
+        }
     }
 
     private func show(_ lines: [TranscriptLine], full: Bool) {
@@ -110,6 +180,17 @@ public final class PlayController: @unchecked Sendable {
             screen.draw(renderer.render(model, at: MonotonicClock.now()), full: full)
         case .plain:
             for line in PlainTranscript.render(lines, model: model) { StandardStream.writeLine(line) }
+        }
+    }
+
+    /// Redraws the screen (on a terminal) or prints the notice (in plain output) after the player typed.
+    func showNotice() {
+        switch display {
+        case .terminal:
+            // The Enter key moved the cursor off the prompt: draw it all, prompt included.
+            show([], full: true)
+        case .plain:
+            for line in model.notice { StandardStream.writeLine(model.noticeIsError ? "error: \(line)" : line) }
         }
     }
 
@@ -129,14 +210,7 @@ public final class PlayController: @unchecked Sendable {
         if count < 0 {
             if errno == EINTR || errno == EAGAIN { return }
         }
-        guard count > 0 else {
-            // End of input (Ctrl-D, or a script's input ran out). A spectator has nothing to type, so
-            // watching goes on; a player is done.
-            inputSource?.cancel()
-            inputSource = nil
-            if options.watch == nil { quit() }
-            return
-        }
+        guard count > 0 else { return endOfInput() }
         // Nil stands for a line too long to be anything the player meant.
         var typed: [String?] = []
         buffer.withUnsafeBytes { bytes in
@@ -152,6 +226,15 @@ public final class PlayController: @unchecked Sendable {
 
     private func handleInput(_ line: String?) {
         model.clearNotice()
+        if let confirmation = model.confirmation {
+            model.dismissConfirmation()
+            if let line, ExitConfirmation.isYes(line) { return confirmed(confirmation, status: 0) }
+            // Anything else stays in the game; a line that means something is still done.
+            if line?.trimmingWhitespace().isEmpty ?? false {
+                model.show(["staying in the game"], isError: false)
+                return showNotice()
+            }
+        }
         if let line {
             do throws(InputError) {
                 if let command = try InputCommand.parse(line) { perform(command) }
@@ -161,19 +244,30 @@ public final class PlayController: @unchecked Sendable {
         } else {
             model.show(["that line is too long to be a command"], isError: true)
         }
-        switch display {
-        case .terminal:
-            // The Enter key moved the cursor off the prompt: draw it all, prompt included.
-            show([], full: true)
-        case .plain:
-            for line in model.notice { StandardStream.writeLine(model.noticeIsError ? "error: \(line)" : line) }
-        }
+        showNotice()
     }
 
     private func perform(_ command: InputCommand) {
         switch command {
+        case .help:
+            return model.show(InputCommand.helpLines, isError: false)
+        case .quit:
+            return requestQuit(status: 0)
+        case .who where model.room != nil:
+            // Who is in the room is in its state already.
+            if let state = model.state, let room = model.room {
+                model.show(LobbyWords.people(in: state, room: room, spectators: model.spectators, me: model.seat), isError: false)
+            } else {
+                model.show(["waiting for the room's state"], isError: false)
+            }
+            return
+        default:
+            break
+        }
+        if let refusal = model.connectionRefusal { return model.show([refusal], isError: true, isAboutTheMoment: true) }
+        switch command {
         case .flip(let card):
-            if let refusal = model.refusal(toFlip: card) { return model.show([refusal], isError: true) }
+            if let refusal = model.refusal(toFlip: card) { return model.show([refusal], isError: true, isAboutTheMoment: true) }
             send(.flip(card: card))
         case .say(let text):
             guard model.room != nil else { return model.show(["join a room to chat: /join [ROOM]"], isError: true) }
@@ -182,37 +276,40 @@ public final class PlayController: @unchecked Sendable {
             guard model.seat != nil, let state = model.state else {
                 return model.show(["you are not playing in a room"], isError: true)
             }
-            guard state.phase == .over else { return model.show(["the game is not over yet"], isError: true) }
+            guard state.phase == .over else { return model.show(["the game is not over yet"], isError: true, isAboutTheMoment: true) }
             send(.rematch)
         case .leave:
             guard model.room != nil else { return model.show(["you are not in a room"], isError: true) }
+            if model.isInGame, asksBeforeForfeiting { return model.ask(.leave) }
             send(.leave)
         case .join(let room):
             guard model.room == nil else { return model.show(["leave this room first: /leave"], isError: true) }
-            send(.join(JoinRequest(room: room, rules: options.rules)))
+            join(room, isStart: false)
         case .watch(let room):
             guard model.room == nil else { return model.show(["leave this room first: /leave"], isError: true) }
             send(.watch(room: room))
-        case .help:
-            model.show(InputCommand.helpLines, isError: false)
-        case .quit:
-            quit()
+        case .list:
+            if let id = send(.list) { model.expect(.rooms, answering: id) }
+        case .who:
+            if let id = send(.list) { model.expect(.people, answering: id) }
+        case .stats:
+            send(.stats)
+        case .help, .quit:
+            break
         }
     }
 
-    private func send(_ message: ClientMessage) {
-        if session.send(message) == nil {
-            model.show(["not connected right now; try again once the connection is back"], isError: true)
+    @discardableResult
+    private func send(_ message: ClientMessage) -> RequestID? {
+        let id = session.send(message)
+        if id == nil {
+            model.show([model.connectionRefusal ?? "not connected right now; try again once the connection is back"], isError: true,
+                       isAboutTheMoment: true)
         }
+        return id
     }
 
-    /// Leaves the room (so the opponent is not kept waiting for the grace period) and says goodbye.
-    private func quit() {
-        if model.room != nil { session.send(.leave) }
-        session.quit()
-    }
-
-    // MARK: Time and signals
+    // MARK: Time
 
     private func startTicking() {
         guard isTerminal, tickTimer == nil else { return }
@@ -224,48 +321,11 @@ public final class PlayController: @unchecked Sendable {
         tickTimer = timer
     }
 
-    private func installSignalHandlers() {
-        for number in [SIGINT, SIGTERM, SIGHUP] {
-            signal(number, SIG_IGN) // delivered to the source below instead
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { [unowned self] in interrupted() }
-            source.activate()
-            signalSources.append(source)
-        }
-        if isTerminal {
-            // Ctrl-Z: give the shell its normal screen back while stopped, and take it again on `fg`.
-            signal(SIGTSTP, SIG_IGN)
-            let suspend = DispatchSource.makeSignalSource(signal: SIGTSTP, queue: queue)
-            suspend.setEventHandler { [unowned self] in
-                screen.restore()
-                kill(getpid(), SIGSTOP) // returns once the shell continues the process
-                screen.enter()
-                show([], full: true)
-            }
-            suspend.activate()
-            signalSources.append(suspend)
-            signal(SIGWINCH, SIG_IGN)
-            let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: queue)
-            resize.setEventHandler { [unowned self] in
-                let size = TerminalScreen.size()
-                renderer.rows = size.rows
-                renderer.columns = size.columns
-                show([], full: true)
-            }
-            resize.activate()
-            signalSources.append(resize)
-        }
-        signal(SIGPIPE, SIG_IGN)
-    }
+    // MARK: The end
 
-    /// Ctrl-C: give up the seat if there is one, put the terminal back, and go.
-    private func interrupted() {
-        if model.room != nil { session.send(.leave) }
-        session.close()
-        finish(.quit, status: Self.interruptedStatus)
-    }
-
-    private func finish(_ end: SessionEnd, status: Int32? = nil) {
+    /// Ends the program: puts the terminal back, says how it ended, and exits with `status` (by default,
+    /// what `end` calls for).
+    func finish(_ end: SessionEnd, status: Int32? = nil) {
         guard !isFinished else { return }
         isFinished = true
         tickTimer?.cancel()
@@ -285,5 +345,12 @@ public final class PlayController: @unchecked Sendable {
             StandardStream.writeErrorLine("pairs play: \(end)")
         }
         exitHandler?(code)
+    }
+
+    /// Ends the program because the server refused what the command line asked for.
+    private func fail(_ message: String) {
+        session.close()
+        StandardStream.writeErrorLine("pairs play: \(message)")
+        finish(.quit, status: Self.refusedStatus)
     }
 }

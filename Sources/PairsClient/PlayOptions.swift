@@ -11,13 +11,24 @@ public struct PlayOptions: Sendable, Hashable {
     public var watch: String?
     /// The rules this player asks for when creating a room; what is left unchosen is the server's.
     public var rules: RuleChoices
+    /// Where the seats' resume tokens are kept, to take a seat back after the client was killed; nil keeps
+    /// none (no home directory).
+    public var savedSeats: SavedSeats?
+    /// `--new`: take a new seat even when one saved by an earlier run is still held.
+    public var ignoresSavedSeat: Bool
+    /// `--quiet`: no bell when the player's turn begins.
+    public var isQuiet: Bool
 
     public init(endpoint: ServerEndpoint = ServerEndpoint(), name: String? = nil, room: String? = nil,
-                watch: String? = nil, rules: RuleChoices = RuleChoices()) {
+                watch: String? = nil, rules: RuleChoices = RuleChoices(), savedSeats: SavedSeats? = nil,
+                ignoresSavedSeat: Bool = false, isQuiet: Bool = false) {
         self.endpoint = endpoint
         self.name = name
         self.room = room
         self.watch = watch
         self.rules = rules
+        self.savedSeats = savedSeats
+        self.ignoresSavedSeat = ignoresSavedSeat
+        self.isQuiet = isQuiet
     }
 }

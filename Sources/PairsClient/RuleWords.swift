@@ -15,9 +15,15 @@ public enum RuleWords {
     /// The rules in `asked` that `room` plays otherwise. `room` is nil for a room of the classic game,
     /// which sends no rules: then only what makes another game (seats, set size, deck, scoring, game clock,
     /// peek) can be told apart, and the board size and clocks, which the classic game leaves to each server,
-    /// are taken on trust.
+    /// are taken on trust (`AskedRulesCheck` reads what it can of them from the room's states).
     public static func differences(asked: RuleChoices, room: RuleSet?) -> [Difference] {
-        let variant = room?.variant ?? .classic
+        differences(asked: asked, variant: room?.variant ?? .classic, pairs: room?.pairs, turnSeconds: room?.turnSeconds,
+                    revealMilliseconds: room?.revealMilliseconds, againOnMatch: room?.againOnMatch)
+    }
+
+    /// The rules in `asked` that a room of `variant` plays otherwise, of those known (a nil rule is unknown).
+    static func differences(asked: RuleChoices, variant: Variant, pairs: Int?, turnSeconds: Int?,
+                            revealMilliseconds: Int?, againOnMatch: Bool?) -> [Difference] {
         var found: [Difference] = []
         func check<Value: Equatable>(_ asked: Value?, _ actual: Value?, room: (Value) -> String, flag: (Value) -> String) {
             guard let asked, let actual, asked != actual else { return }
@@ -35,11 +41,12 @@ public enum RuleWords {
         }
         check(asked.gameSeconds, variant.gameSeconds, room: gameClock, flag: { "--game-seconds \($0)" })
         check(asked.peekMilliseconds, variant.peekMilliseconds, room: peek, flag: { "--peek-ms \($0)" })
-        check(asked.pairs, room?.pairs, room: { "\($0) sets" }, flag: { "--pairs \($0)" })
-        check(asked.turnSeconds, room?.turnSeconds, room: { $0 == 0 ? "no turn clock" : "\($0)-second turns" },
+        let sets = variant.setSize == .pair ? "pairs" : "triples"
+        check(asked.pairs, pairs, room: { "\($0) \(sets)" }, flag: { "--pairs \($0)" })
+        check(asked.turnSeconds, turnSeconds, room: { $0 == 0 ? "no turn clock" : "\($0)-second turns" },
               flag: { "--turn-seconds \($0)" })
-        check(asked.revealMilliseconds, room?.revealMilliseconds, room: { "a \($0) ms reveal" }, flag: { "--reveal-ms \($0)" })
-        check(asked.againOnMatch, room?.againOnMatch, room: { $0 ? "a match moves again" : "a match passes the turn" },
+        check(asked.revealMilliseconds, revealMilliseconds, room: { "a \($0) ms reveal" }, flag: { "--reveal-ms \($0)" })
+        check(asked.againOnMatch, againOnMatch, room: { $0 ? "a match moves again" : "a match passes the turn" },
               flag: { "--again-on-match \($0)" })
         return found
     }

@@ -18,12 +18,16 @@ import PairsWire
 /// face in brackets, and a matched card shows its face with the mark of the player who took it (¹ or ²)
 /// in that player's color.
 public struct ScreenRenderer: Sendable {
-    /// Lines of recent events shown, when the terminal is tall enough.
-    public static let eventLines = 6
-    /// Lines of chat shown, when the terminal is tall enough.
+    /// Lines of chat shown at most, when there is chat and the terminal has the rows.
     public static let chatLines = 3
-    /// The fewest event lines kept on a short terminal: the last move and its result.
+    /// The fewest event lines kept while anything else can give way: the last move and its result.
     static let minimumEventLines = 2
+    /// Rows under the picture: the prompt, and a spare one for the cursor to land on when Enter is pressed
+    /// on the prompt, so the screen never scrolls.
+    public static let rowsBelowPicture = 2
+    /// The smallest terminal everything fits on with the standard board (8 pairs): the issue's 40x12.
+    public static let minimumRows = 12
+    public static let minimumColumns = 40
     /// The turn clock turns red this close to running out, in milliseconds.
     static let hurryMilliseconds = 5_000
     /// The game clock turns red this close to running out, in milliseconds: time for a turn or two.
@@ -31,6 +35,8 @@ public struct ScreenRenderer: Sendable {
     /// Columns a face takes in a board cell: the three letters of a word, or the widest playing card
     /// (`10♥`). Narrower faces (`A♠`) are padded so the columns stay aligned.
     static let faceColumns = 3
+    /// Columns between two board cells.
+    static let cellGap = 2
 
     public var style: TextStyle
     /// The terminal's size in character cells.
@@ -43,66 +49,111 @@ public struct ScreenRenderer: Sendable {
         self.columns = columns
     }
 
-    /// The screen's lines, top to bottom; the input prompt goes on the line below them.
-    public func render(_ model: PlayModel, at now: Moment) -> [String] {
-        var top: [String] = [header(model), ""]
-        if let state = model.state {
-            top.append(players(state, model: model))
-            top.append(status(state, model: model, now: now))
-            top.append("")
-            top += board(state)
-        } else {
-            top.append(lobbyStatus(model))
-        }
-        top.append("")
-        let notice = model.notice.map { truncate($0) }
-        let hint = style.paint("type a card number + Enter to flip · /say TEXT · /rematch · /leave · /quit · /help", .dim)
-        // What is left of the terminal goes to events first, then chat.
-        // Below events and chat: a blank line, the notice, the hint, the prompt, and a spare line for the
-        // cursor to land on when Enter is pressed on the prompt, so the screen never scrolls.
-        let fixed = top.count + 1 + max(1, notice.count) + 1 + 1 + 1
-        var eventCount = Self.eventLines
-        var chatCount = Self.chatLines
-        while fixed + eventCount + chatCount > rows, chatCount > 0 { chatCount -= 1 }
-        while fixed + eventCount + chatCount > rows, eventCount > Self.minimumEventLines { eventCount -= 1 }
+    /// Columns a line may take: one less than the terminal has, since a line that reaches the last column
+    /// leaves some terminals waiting to wrap, and the erase that follows it then takes its last character.
+    var lineWidth: Int { max(1, columns - 1) }
 
-        var lines = top
-        lines += padded(model.history.suffix(eventCount).map { "  " + truncate($0) }, to: eventCount)
-        if chatCount > 0 {
-            lines += padded(model.chat.suffix(chatCount).map { chatLine($0) }, to: chatCount)
-        }
-        lines.append("")
-        if notice.isEmpty {
-            lines.append("")
+    /// Lines the picture has: the terminal's rows less the prompt's.
+    var pictureHeight: Int { max(1, rows - Self.rowsBelowPicture) }
+
+    /// The screen's lines, top to bottom, exactly as many as `pictureHeight` (fewer only when the terminal is
+    /// too small for the board), none wider than `lineWidth`; the input prompt goes on the line below them.
+    ///
+    /// Rows are handed out by what matters most: the header, the players, whose turn, the board and the
+    /// footer always; then the answer to what the player typed, the last two events, blank lines between the
+    /// parts, the chat, and everything left to the event log, so a taller terminal shows more of the game.
+    public func render(_ model: PlayModel, at now: Moment) -> [String] {
+        let header = [self.header(model)]
+        var middle: [String]
+        if let state = model.state {
+            middle = [players(state, model: model), status(state, model: model, now: now)]
+            middle += board(state, columns: lineWidth)
         } else {
-            for line in notice {
-                lines.append(model.noticeIsError ? style.paint("! " + line, .bold, .red) : "» " + line)
-            }
+            middle = [fitted(lobbyStatus(model))]
         }
-        lines.append(hint)
+        let footer = [fitted(FooterHint.line(for: model, columns: lineWidth), .dim)]
+        let notice = noticeLines(model)
+
+        var free = pictureHeight - header.count - middle.count - footer.count
+        if free < 0, model.state != nil {
+            // A board taller than the terminal: its last rows give way to a line that says so.
+            let shown = max(0, middle.count + free - 1) - 2
+            let hidden = middle.count - 2 - shown
+            middle = Array(middle.prefix(2 + shown))
+            middle.append(fitted("… \(hidden) more row\(hidden == 1 ? "" : "s") of cards: enlarge the terminal", .yellow))
+            free = 0
+        }
+        func take(_ wanted: Int) -> Int {
+            let given = max(0, min(wanted, free))
+            free -= given
+            return given
+        }
+        // Two lines of the notice come first: its start, and the rest or how much more there is.
+        let firstNotice = take(min(notice.count, 2))
+        var eventCount = take(Self.minimumEventLines)
+        let moreNotice = take(notice.count - firstNotice)
+        let noticeCount = firstNotice + moreNotice
+        let blankAfterHeader = take(1)
+        let blankAroundBoard = model.state == nil ? take(1) : take(2)
+        let chatCount = model.chat.isEmpty ? 0 : take(Self.chatLines)
+        // The notice keeps its line when there is one to spare, so the footer does not jump when it comes.
+        let noticeLine = noticeCount == 0 ? take(1) : 0
+        let blankBeforeNotice = take(1)
+        eventCount += take(free)
+
+        var lines = header
+        if blankAfterHeader > 0 { lines.append("") }
+        if model.state != nil {
+            lines += middle.prefix(2)
+            if blankAroundBoard > 0 { lines.append("") }
+            lines += middle.dropFirst(2)
+            if blankAroundBoard > 1 { lines.append("") }
+        } else {
+            lines += middle
+            if blankAroundBoard > 0 { lines.append("") }
+        }
+        lines += padded(model.history.suffix(eventCount).map { fitted("  " + $0) }, to: eventCount)
+        lines += padded(model.chat.suffix(chatCount).map { chatLine($0) }, to: chatCount)
+        if blankBeforeNotice > 0 { lines.append("") }
+        lines += noticeLines(model, wrapped: notice, count: noticeCount)
+        if noticeLine > 0 { lines.append("") }
+        lines += footer
         return lines
     }
 
     // MARK: Parts
 
+    /// "Pairs · room kitchen · game 2 · …": the parts that matter most when the width runs short (where
+    /// the player is, and a connection in trouble) stay; the rules and "connected to" go first.
     private func header(_ model: PlayModel) -> String {
-        var parts = [style.paint("Pairs", .bold)]
-        if let room = model.room { parts.append("room \(room)") }
-        if let state = model.state, state.game > 0 { parts.append("game \(state.game)") }
+        var parts: [(text: String, isOptional: Bool)] = [(style.paint("Pairs", .bold), false)]
+        if let room = model.room { parts.append(("room \(room)", false)) }
+        if let state = model.state, state.game > 0 { parts.append(("game \(state.game)", false)) }
         if let rules = model.rules, !RuleWords.summary(of: rules.variant).isEmpty {
-            parts.append(RuleWords.summary(of: rules.variant))
+            parts.append((RuleWords.summary(of: rules.variant), true))
         }
-        if model.isWatching { parts.append("watching") }
-        if model.spectators > 0 { parts.append("\(model.spectators) watching") }
+        if model.isWatching {
+            // The spectators counted by the server include this one.
+            let others = model.spectators - 1
+            parts.append((others > 0 ? "watching with \(others) other\(others == 1 ? "" : "s")" : "watching", false))
+        } else if model.spectators > 0 {
+            parts.append(("\(model.spectators) watching", true))
+        }
         switch model.link {
-        case .connecting: parts.append("connecting to \(model.endpoint)")
-        case .connected: parts.append(style.paint("connected to \(model.endpoint)", .dim))
+        case .connecting: parts.append(("connecting to \(model.endpoint)", false))
+        case .connected: parts.append((style.paint("connected to \(model.endpoint)", .dim), true))
         case .reconnecting(let attempt):
             let tries = attempt > 0 ? " (attempt \(attempt))" : ""
-            parts.append(style.paint("connection lost, reconnecting\(tries)…", .bold, .yellow))
-        case .closed(let reason): parts.append(style.paint("disconnected: \(reason)", .bold, .red))
+            parts.append((style.paint("connection lost, reconnecting\(tries)…", .bold, .yellow), false))
+        case .closed(let reason): parts.append((style.paint("disconnected: \(reason)", .bold, .red), false))
         }
-        return parts.joined(separator: " · ")
+        // Drop optional parts from the last until the line fits; cut it if even the rest does not.
+        var kept = parts
+        while TerminalText.width(kept.map(\.text).joined(separator: " · ")) > lineWidth,
+              let last = kept.lastIndex(where: \.isOptional) {
+            kept.remove(at: last)
+        }
+        return fitted(kept.map(\.text).joined(separator: " · "))
     }
 
     private func lobbyStatus(_ model: PlayModel) -> String {
@@ -114,73 +165,111 @@ public struct ScreenRenderer: Sendable {
         }
     }
 
+    /// "▶ ann¹ (you) 3    bob² 1    series: ann 1, bob 0, draws 0". When it does not fit, the gaps narrow,
+    /// the series goes, and then the names are cut (with "…") rather than the scores.
     private func players(_ state: WireState, model: PlayModel) -> String {
-        var parts: [String] = []
-        // One entry per seat: two, or one in a solo room.
-        for seat in Seat.allCases where state.players.indices.contains(seat.index) {
-            guard let player = state.players[seat.index] else {
-                parts.append(style.paint("(waiting for a player)", .dim))
-                continue
+        func line(gap: Int, series: Bool, nameColumns: Int) -> String {
+            var parts: [String] = []
+            // One entry per seat: two, or one in a solo room.
+            for seat in Seat.allCases where state.players.indices.contains(seat.index) {
+                guard let player = state.players[seat.index] else {
+                    parts.append("  " + style.paint("(waiting for a player)", .dim))
+                    continue
+                }
+                let onTurn = (state.phase == .playing || state.phase == .reveal) && state.turn == seat
+                let name = TerminalText.fit(player.name, columns: nameColumns)
+                var text = (onTurn ? "▶ " : "  ") + style.paint(name + TextStyle.mark(of: seat), .bold, TextStyle.color(of: seat))
+                if seat == model.seat { text += " (you)" }
+                text += " " + style.paint(String(player.score), .bold)
+                if !player.connected { text += style.paint(" (away)", .yellow) }
+                parts.append(text)
             }
-            let onTurn = (state.phase == .playing || state.phase == .reveal) && state.turn == seat
-            var text = (onTurn ? "▶ " : "  ") + style.paint(player.name + TextStyle.mark(of: seat), .bold, TextStyle.color(of: seat))
-            if seat == model.seat { text += " (you)" }
-            text += " " + style.paint(String(player.score), .bold)
-            if !player.connected { text += style.paint(" (away)", .yellow) }
-            parts.append(text)
+            if series, let tally = Narrator.series(of: state) { parts.append(style.paint(tally, .dim)) }
+            return parts.joined(separator: String(repeating: " ", count: gap))
         }
-        parts.append(style.paint(Narrator.series(of: state), .dim))
-        return parts.joined(separator: "    ")
+        let longest = state.players.compactMap { $0.map { TerminalText.width($0.name) } }.max() ?? 0
+        let candidates = [line(gap: 4, series: true, nameColumns: longest), line(gap: 2, series: true, nameColumns: longest)]
+        if let fits = candidates.first(where: { TerminalText.width($0) <= lineWidth }) { return fits }
+        for columns in stride(from: longest, through: 2, by: -1) {
+            let short = line(gap: 2, series: false, nameColumns: columns)
+            if TerminalText.width(short) <= lineWidth { return short }
+        }
+        return fitted(line(gap: 1, series: false, nameColumns: 2))
     }
 
+    /// Whose turn it is and the clocks, in the longest form that fits.
     private func status(_ state: WireState, model: PlayModel, now: Moment) -> String {
         let narrator = model.narrator
         switch state.phase {
         case .waiting:
-            return "  waiting for an opponent to join room \(model.room ?? "")"
+            return fitted("  waiting for an opponent to join room \(model.room ?? "")")
         case .reveal:
-            return "  " + style.paint("no match: the cards turn back in a moment", .yellow) + gameClock(model, now: now)
+            return fitted("  " + style.paint("no match: the cards turn back in a moment", .yellow) + gameClock(model, now: now, short: false))
         case .peek:
             let left = model.peekMillisecondsLeft(at: now).map { ": \(Narrator.clock(milliseconds: $0)) left" } ?? " for a moment"
-            return "  " + style.paint("every card is face up\(left): remember them", .bold, .yellow)
+            return fitted("  " + style.paint("every card is face up\(left): remember them", .bold, .yellow))
         case .over:
+            let result = "  " + style.paint(narrator.result(of: state).uppercasedFirstWords(), .bold)
             let rematch = model.seat == nil ? "" : " · /rematch to play again"
-            return "  " + style.paint(narrator.result(of: state).uppercasedFirstWords(), .bold) + rematch
+            return TerminalText.width(result + rematch) <= lineWidth ? result + rematch : fitted(result)
         case .playing:
             guard let turn = state.turn else { return "" }
-            var text: String
-            if turn == model.seat {
-                let ordinals = ["a card", "the second card", "the third card"]
-                let up = state.cardsUp.count
-                text = style.paint("▶ YOUR TURN", .bold, .reverse, .green) + ": pick " + (up < ordinals.count ? ordinals[up] : "a card")
-            } else {
-                text = "  " + narrator.turn(of: turn, in: state)
-            }
-            if let left = model.turnMillisecondsLeft(at: now) {
-                // With a game clock too, the two are told apart.
-                let clock = Narrator.clock(milliseconds: left) + (model.gameMillisecondsLeft(at: now) == nil ? " left" : " left in the turn")
-                text += "   " + (left <= Self.hurryMilliseconds ? style.paint(clock, .bold, .red) : clock)
-            }
-            return text + gameClock(model, now: now)
+            let long = playing(turn, state: state, model: model, now: now, short: false)
+            return TerminalText.width(long) <= lineWidth ? long : fitted(playing(turn, state: state, model: model, now: now, short: true))
         }
     }
 
-    /// "   1:43 left in the game" while a game clock runs, in red near the end; "" otherwise.
-    private func gameClock(_ model: PlayModel, now: Moment) -> String {
-        guard let left = model.gameMillisecondsLeft(at: now) else { return "" }
-        let clock = Narrator.clock(milliseconds: left) + " left in the game"
-        return "   " + (left <= Self.gameHurryMilliseconds ? style.paint(clock, .bold, .red) : style.paint(clock, .bold))
+    /// "▶ YOUR TURN: pick the second card   0:25 left", or on a narrow terminal "▶ YOUR TURN 0:25".
+    private func playing(_ turn: Seat, state: WireState, model: PlayModel, now: Moment, short: Bool) -> String {
+        var text: String
+        if turn == model.seat {
+            let ordinals = ["a card", "the second card", "the third card"]
+            let up = state.cardsUp.count
+            text = style.paint("▶ YOUR TURN", .bold, .reverse, .green)
+            if !short { text += ": pick " + (up < ordinals.count ? ordinals[up] : "a card") }
+        } else {
+            text = "  " + model.narrator.turn(of: turn, in: state)
+        }
+        if let left = model.turnMillisecondsLeft(at: now) {
+            // With a game clock too, the two are told apart.
+            let what = short ? "" : model.gameMillisecondsLeft(at: now) == nil ? " left" : " left in the turn"
+            let clock = Narrator.clock(milliseconds: left) + what
+            text += (short ? " " : "   ") + (left <= Self.hurryMilliseconds ? style.paint(clock, .bold, .red) : clock)
+        }
+        return text + gameClock(model, now: now, short: short)
     }
 
-    /// The board, one line per row. Every card shows its number; the rest of the cell shows what is known.
+    /// "   1:43 left in the game" (short: " · game 1:43") while a game clock runs, in red near the end; ""
+    /// otherwise.
+    private func gameClock(_ model: PlayModel, now: Moment, short: Bool) -> String {
+        guard let left = model.gameMillisecondsLeft(at: now) else { return "" }
+        let clock = short ? "game " + Narrator.clock(milliseconds: left) : Narrator.clock(milliseconds: left) + " left in the game"
+        return (short ? " · " : "   ") + (left <= Self.gameHurryMilliseconds ? style.paint(clock, .bold, .red) : style.paint(clock, .bold))
+    }
+
+    /// The board as its layout has it, one line per row. Every card shows its number; the rest of the cell
+    /// shows what is known.
     func board(_ state: WireState) -> [String] {
+        board(state, cardsPerLine: state.layout.columns)
+    }
+
+    /// The board in at most `columns` columns: its layout's rows when they fit, else as many cards a line
+    /// as fit (the numbers still say which card is which).
+    func board(_ state: WireState, columns: Int) -> [String] {
         let labelWidth = String(max(0, state.cards.count - 1)).count
+        // A line is a leading space and cells of `cellWidth` with `cellGap` between them.
+        let cellWidth = labelWidth + 1 + Self.faceColumns + 2
+        let fitting = max(1, (columns - 1 + Self.cellGap) / (cellWidth + Self.cellGap))
+        return board(state, cardsPerLine: min(state.layout.columns, fitting))
+    }
+
+    private func board(_ state: WireState, cardsPerLine: Int) -> [String] {
+        let labelWidth = String(max(0, state.cards.count - 1)).count
+        let perLine = max(1, cardsPerLine)
         var lines: [String] = []
-        for row in 0..<state.layout.rows {
+        for first in stride(from: 0, to: state.cards.count, by: perLine) {
             var cells: [String] = []
-            for column in 0..<state.layout.columns {
-                let index = row * state.layout.columns + column
-                guard state.cards.indices.contains(index) else { continue }
+            for index in first..<min(first + perLine, state.cards.count) {
                 let label = String(repeating: " ", count: labelWidth - String(index).count) + String(index)
                 switch state.cards[index] {
                 case .down:
@@ -202,7 +291,7 @@ public struct ScreenRenderer: Sendable {
                     cells.append(style.paint(label, .dim) + " " + shown + pad + " ")
                 }
             }
-            lines.append(" " + cells.joined(separator: "  "))
+            lines.append(" " + cells.joined(separator: String(repeating: " ", count: Self.cellGap)))
         }
         return lines
     }
@@ -224,17 +313,44 @@ public struct ScreenRenderer: Sendable {
         } else {
             from = style.paint(line.from + " (watching)", .bold)
         }
-        return "  " + from + ": " + truncate(line.text)
+        return fitted("  " + from + ": " + line.text)
+    }
+
+    /// The answer to what the player typed, wrapped to the width: "» " before a notice, "! " before an error.
+    private func noticeLines(_ model: PlayModel) -> [String] {
+        model.notice.flatMap { line in
+            TerminalText.wrap(line, columns: lineWidth - 2).enumerated().map { index, part in
+                noticeLine((index == 0 ? noticeMark(model) : "  ") + part, model: model)
+            }
+        }
+    }
+
+    /// The notice in `count` lines: whole when it fits; else its first line cut to one, or the lines that
+    /// fit and one that says how many more there are.
+    private func noticeLines(_ model: PlayModel, wrapped lines: [String], count: Int) -> [String] {
+        guard lines.count > count else { return lines }
+        guard count > 1 else {
+            return count == 1 ? [noticeLine(fitted(noticeMark(model) + (model.notice.first ?? "")), model: model)] : []
+        }
+        let hidden = lines.count - count + 1
+        return Array(lines.prefix(count - 1)) + [fitted("  … \(hidden) more line\(hidden == 1 ? "" : "s"): enlarge the terminal", .dim)]
+    }
+
+    private func noticeMark(_ model: PlayModel) -> String {
+        model.noticeIsError ? "! " : "» "
+    }
+
+    private func noticeLine(_ text: String, model: PlayModel) -> String {
+        model.noticeIsError ? style.paint(text, .bold, .red) : text
     }
 
     private func padded(_ lines: [String], to count: Int) -> [String] {
         lines + Array(repeating: "", count: max(0, count - lines.count))
     }
 
-    /// `text` cut to fit the terminal, so no line wraps and shifts the screen.
-    private func truncate(_ text: String) -> String {
-        let room = max(10, columns - 6)
-        return text.count <= room ? text : String(text.prefix(room - 1)) + "…"
+    /// `text` cut to the line's width, so no line wraps and shifts the screen; painted with `attributes`.
+    private func fitted(_ text: String, _ attributes: TextStyle.Attribute...) -> String {
+        style.paint(TerminalText.fit(text, columns: lineWidth), attributes)
     }
 }
 

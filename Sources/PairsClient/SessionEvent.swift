@@ -35,7 +35,8 @@ public enum SessionEnd: Sendable, Hashable, CustomStringConvertible {
     case quit
     /// The server said goodbye for a reason that reconnecting would not fix.
     case bye(ByeReason)
-    /// The connection dropped and every attempt to get back failed until the window closed.
+    /// The connection dropped and every attempt to get back failed until the window closed; `lastError` is
+    /// why the last one failed, in a few words ("connection refused").
     case gaveUp(lastError: String)
 
     public var description: String {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PairsPolling
 
 /// Writes to standard output or error with plain `write` calls: one call per piece of text, unbuffered,
 /// so lines reach a pipe (a script, a test) the moment they are printed and lines from two threads never
@@ -23,18 +24,7 @@ public enum StandardStream {
 
     static func write(_ text: String, to fd: Int32) {
         var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0, errno == EINTR {
-                    continue
-                } else {
-                    return // a closed pipe: nobody is listening, and that is no reason to stop playing
-                }
-            }
-        }
+        // A closed pipe (nobody is listening) is no reason to stop playing: a failed write is dropped.
+        _ = text.withUTF8 { BlockingWrite.all(UnsafeRawBufferPointer($0), to: fd) }
     }
 }

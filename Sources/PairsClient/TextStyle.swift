@@ -41,6 +41,11 @@ public struct TextStyle: Sendable, Hashable {
 
     /// `text` wearing `attributes`, as far as this style allows.
     public func paint(_ text: String, _ attributes: Attribute...) -> String {
+        paint(text, attributes)
+    }
+
+    /// `text` wearing `attributes`, as far as this style allows.
+    public func paint(_ text: String, _ attributes: [Attribute]) -> String {
         let codes = attributes.filter { usesEscapes && (usesColor || !$0.isColor) }.map(\.rawValue)
         guard !codes.isEmpty, !text.isEmpty else { return text }
         return "\u{1B}[\(codes.joined(separator: ";"))m\(text)\u{1B}[0m"

@@ -10,6 +10,8 @@ public struct TranscriptLine: Sendable, Hashable, CustomStringConvertible {
         case chat
         /// An answer to what the player typed, or a hint of what to type next.
         case notice
+        /// The server's answer to a question the player asked (`/list`, `/who`, `/stats`).
+        case answer
         /// A request refused, by the server or before it was sent.
         case error
         /// News about the connection itself.

@@ -159,6 +159,7 @@ extension Lobby {
             room.seatClaimed[seat.index] = client.hasProvenName
             let token = issueToken(for: seat, in: room)
             send(.joined(Joined(room: room.name, seat: seat, token: token, rules: room.rules, id: id)), to: client)
+            log(.info, .joined(logged(client), room: room.name, seat: seat))
             publish(states, in: room, id: id, at: now)
         } catch {
             refuse(error.code, "room \(room.name) is full; you can watch it", id: id, to: client)
@@ -176,6 +177,7 @@ extension Lobby {
         client.place = .watching(room)
         room.spectators[client.id] = Room.Spectator(client: client, name: client.name)
         send(.joined(Joined(room: room.name, seat: nil, token: nil, rules: room.rules, id: id)), to: client)
+        log(.info, .watching(logged(client), room: room.name))
         if let state = room.match.currentState(at: now) {
             send(.state(StateMessage(room: room.name, spectators: room.spectators.count, state: state, rules: room.rules)), to: client)
         }
@@ -186,10 +188,12 @@ extension Lobby {
         case .lobby:
             refuse(.notInRoom, "you are not in a room", id: id, to: client)
         case .watching(let room):
+            log(.info, .left(logged(client), from: .watching(room: room.name)))
             room.spectators[client.id] = nil
             returnToLobby(client, from: room, id: id)
             settle(room, at: now)
         case .seated(let room, let seat):
+            log(.info, .left(logged(client), from: .seated(room: room.name, seat: seat)))
             // The leaver receives the states its leave caused, then is detached when the leave event
             // frees its seat (see `publish`).
             let states = (try? room.match.leave(seat: seat, at: now)) ?? []
@@ -240,9 +244,9 @@ extension Lobby {
         room.seatClients[seat.index] = client
         let fresh = issueToken(for: seat, in: room)
         send(.joined(Joined(room: room.name, seat: seat, token: fresh, rules: room.rules, id: id)), to: client)
+        log(.info, .resumed(logged(client), room: room.name, seat: seat))
         let states = (try? room.match.reconnect(seat: seat, at: now)) ?? []
         publish(states, in: room, id: id, at: now)
-        log(.info, "room \(room.name): \(name) resumed seat \(seat.index)")
     }
 
     private func issueToken(for seat: Seat, in room: Room) -> String {

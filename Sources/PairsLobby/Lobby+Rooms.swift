@@ -8,7 +8,7 @@ extension Lobby {
         let match = Match(rules: rules, graceMilliseconds: configuration.graceMilliseconds, seed: seed)
         let room = Room(name: name, isQuickMatch: quickMatch, match: match)
         directory.add(room)
-        log(.info, "room \(name) created (\(rules.pairs) pairs)")
+        log(.info, .roomOpened(room: name, rules: rules))
         return room
     }
 
@@ -39,7 +39,7 @@ extension Lobby {
                 }
             case let event where event.endsGame:
                 counters.gamesFinished += 1
-                log(.info, "room \(room.name): game \(state.game) over, \(describe(state))")
+                logEnd(of: state, in: room)
             default:
                 break
             }
@@ -60,12 +60,7 @@ extension Lobby {
         }
         guard state.event.endsGame, let log = room.log, let outcome = state.outcome, let end = GameEnd(state.event) else { return }
         room.log = nil
-        let players = room.match.seats.map { seat in
-            // Every seat is taken when a game ends: a forfeit comes before its player leaves the seat.
-            FinishedPlayer(name: state.players[seat.index]?.name ?? "", claimed: room.seatClaimed[seat.index],
-                           score: state.players[seat.index]?.score ?? 0)
-        }
-        append(.record(FinishedGame(room: room.name, rules: room.rules, players: players, outcome: outcome, end: end,
+        append(.record(FinishedGame(room: room.name, rules: room.rules, players: finishedPlayers(state, of: room), outcome: outcome, end: end,
                                     started: log.started, ended: now, deal: room.match.deal, moves: log.moves)))
     }
 
@@ -74,7 +69,7 @@ extension Lobby {
         if room.isAbandoned {
             deadlines.set(nil, for: room)
             directory.remove(room)
-            log(.info, "room \(room.name) closed")
+            log(.info, .roomClosed(room: room.name))
             return
         }
         directory.update(quickMatch: room)
@@ -98,14 +93,24 @@ extension Lobby {
         client.place = .lobby
     }
 
-    private func describe(_ state: PublicState) -> String {
-        let names = state.players.map { $0?.name ?? "-" }
-        let scores = state.players.map { String($0?.score ?? 0) }.joined(separator: ":")
-        switch state.outcome {
-        case .win(let seat)?: return "\(names[seat.index]) won \(scores)"
-        case .draw?: return "draw \(scores)"
-        case .loss?: return "\(names[0]) lost \(scores)"
-        case nil: return "ended"
+    /// The seats of a game that has just ended, in `state`.
+    private func finishedPlayers(_ state: PublicState, of room: Room) -> [FinishedPlayer] {
+        room.match.seats.map { seat in
+            // Every seat is taken when a game ends: a forfeit comes before its player leaves the seat.
+            FinishedPlayer(name: state.players[seat.index]?.name ?? "", claimed: room.seatClaimed[seat.index],
+                           score: state.players[seat.index]?.score ?? 0)
         }
+    }
+
+    /// The log's lines for the state that ended a game: the forfeit, if it was one, then the game over.
+    private func logEnd(of state: PublicState, in room: Room) {
+        if case .forfeit(let seat, let reason) = state.event {
+            let connection = room.seatClients[seat.index].map(logged)
+            log(.info, .forfeited(room: room.name, game: state.game, seat: seat, player: state.players[seat.index]?.name ?? "",
+                                  reason, connection: connection))
+        }
+        guard let outcome = state.outcome, let end = GameEnd(state.event) else { return }
+        log(.info, .gameOver(GameOverLog(room: room.name, game: state.game, players: finishedPlayers(state, of: room),
+                                         outcome: outcome, end: end)))
     }
 }

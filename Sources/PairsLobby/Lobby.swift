@@ -52,7 +52,7 @@ public final class Lobby {
         clients[id] = client
         idleList.touch(client)
         send(.welcome(Welcome(server: serverName, session: id.description, hint: hint)), to: client)
-        log(.debug, "\(id) connected from \(peer)")
+        log(.debug, .connected(id, peer: peer))
     }
 
     /// One whole message from a connection (a line without its terminator). Connections the lobby does not
@@ -87,13 +87,13 @@ public final class Lobby {
                 client.failedPasswords = 0
             }
             send(.welcome(Welcome(server: serverName, session: client.id.description, hint: hint, name: lookup.name, id: pending.id)), to: client)
-            if result == .claimed { log(.info, "\(client.id) claimed the name \(lookup.name)") }
+            if result == .claimed { log(.info, .nameClaimed(logged(client))) }
         case .taken:
             refuse(.nameTaken, "the name \(lookup.name) belongs to someone: say hello with its password, or pick another", id: pending.id, to: client)
         case .wrongPassword:
             client.failedPasswords += 1
             refuse(.badPassword, "that is not the password of \(lookup.name)", id: pending.id, to: client)
-            log(.warning, "\(client.id) from \(client.peer): wrong password for \(lookup.name) (\(client.failedPasswords) in a row)")
+            log(.warning, .wrongPassword(logged(client), name: lookup.name, inARow: client.failedPasswords))
         case .unavailable:
             refuse(.noStorage, "names cannot be checked right now; try again later", id: pending.id, to: client)
         }
@@ -114,8 +114,9 @@ public final class Lobby {
     /// period. Nothing more is sent to it.
     public func disconnect(_ id: ConnectionID, because cause: DisconnectCause, at now: Moment) {
         guard let client = clients[id] else { return }
+        // Connections cut by a shutdown are counted in the transport's one line; each is a detail.
+        log(cause == .shutdown ? .debug : .info, .disconnected(logged(client), from: loggedPlace(of: client), .lost(cause)))
         forget(client, at: now)
-        if cause != .shutdown { log(.info, "\(id) (\(client.name)) disconnected: \(cause)") }
     }
 
     /// The earliest moment at which `advance(to:)` has something to do: a room's match deadline (a reveal
@@ -168,6 +169,16 @@ public final class Lobby {
     /// How many connections the lobby knows.
     public var connectionCount: Int { clients.count }
 
+    /// Games begun and not over (peek, playing or reveal): what a shutdown cuts short.
+    public var gamesInProgress: Int {
+        directory.rooms.values.count {
+            switch $0.match.phase {
+            case .peek, .playing, .reveal: true
+            case .waiting, .over: false
+            }
+        }
+    }
+
     // MARK: Shared by the request handlers
 
     func append(_ action: LobbyAction) {
@@ -182,16 +193,30 @@ public final class Lobby {
         send(.error(RequestError(code, message, id: id)), to: client)
     }
 
-    func log(_ level: LogLevel, _ message: String) {
-        append(.log(LogEntry(level, message)))
+    func log(_ level: LogLevel, _ event: LobbyEvent) {
+        append(.log(LogEntry(level, event)))
+    }
+
+    /// The connection as the log names it.
+    func logged(_ client: Client) -> LoggedConnection {
+        LoggedConnection(id: client.id, name: client.name, peer: client.peer)
+    }
+
+    /// Where the connection is, as the log says it.
+    func loggedPlace(of client: Client) -> LoggedPlace {
+        switch client.place {
+        case .lobby: .lobby
+        case .seated(let room, let seat): .seated(room: room.name, seat: seat)
+        case .watching(let room): .watching(room: room.name)
+        }
     }
 
     /// Closes the connection with `bye`: it leaves its room (a player keeps the seat for the grace period)
     /// and the lobby forgets it.
     func close(_ client: Client, _ reason: ByeReason, at now: Moment) {
+        log(.info, .disconnected(logged(client), from: loggedPlace(of: client), .closed(reason)))
         forget(client, at: now)
         append(.close(client.id, reason))
-        log(.info, "\(client.id) (\(client.name)) disconnected: \(reason.rawValue)")
     }
 
     /// Requests a connection may send while a `hello` waits for the store, beyond which they are refused:

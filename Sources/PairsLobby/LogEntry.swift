@@ -1,38 +1,14 @@
-/// How much a log line matters; the server's `--log-level` hides the ones below it.
-public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
-    case debug, info, warning, error
-
-    /// The level for `name` as `--log-level` spells it, or nil.
-    public init?(name: String) {
-        switch name.lowercased() {
-        case "debug": self = .debug
-        case "info": self = .info
-        case "warning", "warn": self = .warning
-        case "error": self = .error
-        default: return nil
-        }
-    }
-
-    public var name: String {
-        switch self {
-        case .debug: "debug"
-        case .info: "info"
-        case .warning: "warning"
-        case .error: "error"
-        }
-    }
-
-    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
-}
-
-/// Something the lobby wants the operator to know. The lobby has no clock and no output: the transport
-/// stamps the time and writes the line.
+/// Something the lobby wants the operator to know: what happened, as a typed event, and how much it matters.
+///
+/// The lobby has no clock and no output: the transport stamps the time, decides whether the line is
+/// written (the level, and under load the summary that replaces per-game lines) and formats it. Nothing
+/// is formatted here, so an entry that is not written costs no string building.
 public struct LogEntry: Sendable, Hashable {
     public var level: LogLevel
-    public var message: String
+    public var event: LobbyEvent
 
-    public init(_ level: LogLevel, _ message: String) {
+    public init(_ level: LogLevel, _ event: LobbyEvent) {
         self.level = level
-        self.message = message
+        self.event = event
     }
 }

@@ -34,7 +34,7 @@ extension Server {
             case .request(let request, let consumed):
                 answer(request, on: connection, peer: peer, followedBy: UnsafeRawBufferPointer(rebasing: bytes[consumed...]), at: now)
             case .failure(let error):
-                log.debug("\(connection.id) from \(peer): HTTP request refused: \(error)")
+                log.write(.debug, .http(connection.id, peer: peer, request: "\(error)", status: error.status.rawValue))
                 respond(.error(error), to: connection, includingBody: true, at: now)
             }
         }
@@ -99,7 +99,8 @@ extension Server {
             do {
                 let accepted = try WebSocketHandshake.response(to: request)
                 send(accepted.encoded(), messages: 0, to: connection)
-                log.debug("\(connection.id) from \(peer): WebSocket opened")
+                log.write(.debug, .http(connection.id, peer: peer, request: "\(request.method.rawValue) \(request.target)",
+                                        status: accepted.status.rawValue))
                 greet(connection, as: Framing.webSocket(), peer: peer, at: now)
                 if !rest.isEmpty, connection.isOpen { receive(rest, from: connection, at: now) }
                 return
@@ -107,7 +108,8 @@ extension Server {
                 response = error.response
             }
         }
-        log.debug("\(connection.id) from \(peer): \(request.method.rawValue) \(request.target): \(response.status.rawValue)")
+        log.write(.debug, .http(connection.id, peer: peer, request: "\(request.method.rawValue) \(request.target)",
+                                status: response.status.rawValue))
         respond(response, to: connection, includingBody: request.method != .head, at: now)
     }
 

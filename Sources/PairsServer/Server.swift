@@ -122,7 +122,7 @@ public final class Server: @unchecked Sendable {
     /// (the store is opened first, so a file that cannot be used stops `pairs serve` before it listens).
     public init(configuration: ServerConfiguration, version: String = "dev", store: GameStore? = nil) {
         self.configuration = configuration
-        self.log = ServerLog(level: configuration.logLevel)
+        self.log = ServerLog(configuration)
         self.store = store
         var lobbyConfiguration = configuration.lobby
         lobbyConfiguration.keepsGames = store != nil
@@ -183,9 +183,15 @@ public final class Server: @unchecked Sendable {
             boundAddress = bound
             maxConnections = configuration.maxConnections ?? max(1, fileLimit - Self.reservedDescriptors)
             spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            log.startSummaries(on: queue) { [weak self] in self?.lobby.statistics(at: MonotonicClock.now()) ?? ServerStatistics() }
         }
-        let keeping = store.map { "games kept in \($0.path)" } ?? "keeping no games"
-        log.info("pairs listening on \(bound) (max \(maxConnections) connections, \(keeping))")
+        log.write(.info, .listening(address: bound.description, pid: getpid(), maxConnections: maxConnections, data: store?.path))
+    }
+
+    /// Opens the log file again, for log rotation (`pairs serve` does this on SIGUSR1). Safe to call from
+    /// any thread: the reopening happens on the server's queue, where the log is written.
+    public func reopenLog() {
+        queue.async { [self] in log.reopen() }
     }
 
     /// Stops accepting, says `bye {reason: "shutdown"}` to everyone, lets it drain briefly, closes every
@@ -200,6 +206,7 @@ public final class Server: @unchecked Sendable {
             // Every goodbye starts before the lobby hears of any: the states its departures cause would
             // otherwise reach connections that are about to get `bye` anyway.
             let open = connections.values.filter(\.isOpen)
+            log.write(.info, .shuttingDown(connections: open.count, gamesInProgress: lobby.gamesInProgress))
             for connection in open { sayGoodbye(to: connection, .shutdown, at: now) }
             for connection in open { lobby.disconnect(connection.id, because: .shutdown, at: now) }
             performLobbyActions()
@@ -256,7 +263,8 @@ public final class Server: @unchecked Sendable {
         if spareFD >= 0 { Glibc.close(spareFD); spareFD = -1 }
         // The games that ended last are committed before the process may exit.
         store?.flush()
-        log.info("server stopped")
+        log.stopSummaries()
+        log.write(.info, .stopped)
         completion()
     }
 
@@ -303,7 +311,7 @@ public final class Server: @unchecked Sendable {
         let deadline = MonotonicClock.now().adding(milliseconds: Self.welcomeWaitMilliseconds)
         let connection = Connection(id: id, fd: fd, framing: .sniffing(Framing.FirstBytes(peer: peer)))
         guard let poller = loop?.poller, connection.watch(with: poller) else {
-            log.warning("\(id) refused: cannot watch its socket: \(String(cString: strerror(errno)))")
+            log.write(.warning, .unwatchable(id, peer: peer, error: String(cString: strerror(errno))))
             Glibc.close(fd)
             return
         }
@@ -327,7 +335,7 @@ public final class Server: @unchecked Sendable {
         let now = MonotonicClock.now()
         if lastFullWarning.milliseconds(until: now) >= Self.serverFullWarningIntervalMilliseconds {
             lastFullWarning = now
-            log.warning("connection refused: server full (\(lobby.connectionCount) connections)")
+            log.write(.warning, .serverFull(connections: lobby.connectionCount))
         }
     }
 
@@ -460,7 +468,7 @@ public final class Server: @unchecked Sendable {
         do {
             try store.record(record)
         } catch {
-            log.error("a game of room \(game.room) was not kept: \(error)")
+            log.write(.error, .gameNotKept(room: game.room, error: "\(error)"))
         }
     }
 

@@ -14,6 +14,10 @@ public struct ServerConfiguration: Sendable {
     /// is under 4 KiB, so this holds some 60 states: far more than any reading client falls behind.
     public var outputBufferLimitBytes = 256 * 1024
     public var logLevel = LogLevel.info
+    public var logFormat = LogFormat.text
+    public var logDestination = LogDestination.standardError
+    /// When per-game lines give way to a summary line, and how often that is written.
+    public var logSummary = LogSummaryPolicy()
     /// How long an HTTP client may take to send its request head once its request line has come: far more
     /// than any browser needs, and a bound on how long a client that trickles header lines holds a
     /// descriptor. Answered with 408.

@@ -1,35 +1,109 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Dispatch
 import PairsLobby
+import PairsPolling
+import PairsRules
+import PairsWire
 
-/// One line per notable event on stderr: `2026-11-21T19:51:39Z info room kitchen created`.
+/// The operator's log: decides which events become lines, formats them (`LogLine`) and writes them to
+/// standard error or the log file, one `write(2)` per line so lines from different threads never
+/// interleave.
 ///
-/// Written with one `write(2)` per line so lines from different threads never interleave. Nothing is
-/// logged per message at the default level: a busy server would spend its time logging.
-struct ServerLog: Sendable {
+/// Nothing is formatted for a line that is not written: a level check (and under load, the summary's
+/// budget for per-game lines) comes before any string is built, and the lobby's events are typed values
+/// until then. Nothing is logged per message or per flip at any level.
+///
+/// Used on the server's queue, which owns it like the rest of the server's state: writes, the summary's
+/// timer and the log file's reopening all run there. (The listening line is written before the queue
+/// serves anything, by the thread that starts the server.)
+final class ServerLog {
     let level: LogLevel
+    let format: LogFormat
+    let destination: LogDestination
+    private var summary: LogSummary
+    private var summaryTimer: DispatchSourceTimer?
+    /// The lobby's counters, for the summary; set while summaries run.
+    private var statistics: (() -> ServerStatistics)?
 
-    func debug(_ message: @autoclosure () -> String) { log(.debug, message) }
-    func info(_ message: @autoclosure () -> String) { log(.info, message) }
-    func warning(_ message: @autoclosure () -> String) { log(.warning, message) }
-    func error(_ message: @autoclosure () -> String) { log(.error, message) }
-
-    /// A line the lobby asked for.
-    func write(_ entry: LogEntry) { log(entry.level, { entry.message }) }
-
-    private func log(_ severity: LogLevel, _ message: () -> String) {
-        guard severity >= level else { return }
-        var line = "\(Self.timestamp()) \(severity.name) \(message())\n"
-        line.withUTF8 { bytes in _ = Glibc.write(2, bytes.baseAddress, bytes.count) }
+    init(level: LogLevel, format: LogFormat, destination: LogDestination, summary policy: LogSummaryPolicy) {
+        self.level = level
+        self.format = format
+        self.destination = destination
+        summary = LogSummary(policy: policy, at: MonotonicClock.now(), statistics: ServerStatistics())
     }
 
-    private static func timestamp() -> String {
-        var now = time(nil)
-        var parts = tm()
-        gmtime_r(&now, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+    deinit {
+        summaryTimer?.cancel()
+    }
+
+    convenience init(_ configuration: ServerConfiguration) {
+        self.init(level: configuration.logLevel, format: configuration.logFormat, destination: configuration.logDestination,
+                  summary: configuration.logSummary)
+    }
+
+    /// Whether lines of `severity` are written.
+    func writes(_ severity: LogLevel) -> Bool { severity >= level }
+
+    /// A line the lobby asked for. Per-game lines count against the summary's budget whatever the level,
+    /// so that the summary says when the server is under load; beyond the budget they are written only at
+    /// debug level.
+    func write(_ entry: LogEntry) {
+        if entry.event.isPerGame, !summary.admitGameLine(), level > .debug { return }
+        guard writes(entry.level) else { return }
+        emit(entry.level, entry.event.name, entry.event.fields)
+    }
+
+    /// A line of the transport's own.
+    func write(_ severity: LogLevel, _ event: ServerEvent) {
+        guard writes(severity) else { return }
+        emit(severity, event.name, event.fields)
+    }
+
+    /// Starts ending a summary interval every `intervalMilliseconds` on `queue`, with the lobby's counters
+    /// as `statistics` gives them. Nothing to do when info lines are not written.
+    func startSummaries(on queue: DispatchQueue, statistics: @escaping () -> ServerStatistics) {
+        guard writes(.info), summaryTimer == nil else { return }
+        self.statistics = statistics
+        summary = LogSummary(policy: summary.policy, at: MonotonicClock.now(), statistics: statistics())
+        let interval = DispatchTimeInterval.milliseconds(Int(summary.policy.intervalMilliseconds))
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        // A summary a few milliseconds late says the same; the slack lets the kernel batch the wakeup.
+        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(100))
+        timer.setEventHandler { [weak self] in self?.endSummaryInterval() }
+        timer.activate()
+        summaryTimer = timer
+    }
+
+    /// Stops the summaries, ending the interval under way: lines held back since the last summary (the
+    /// forfeits of a shutdown under load, say) are still counted in one.
+    func stopSummaries() {
+        guard let timer = summaryTimer else { return }
+        timer.cancel()
+        summaryTimer = nil
+        endSummaryInterval()
+        statistics = nil
+    }
+
+    private func endSummaryInterval() {
+        guard let statistics else { return }
+        if let report = summary.endInterval(at: MonotonicClock.now(), statistics: statistics()) { write(.info, .summary(report)) }
+    }
+
+    /// Opens the log file again (after rotation), and says so in the new file; standard error needs nothing.
+    func reopen() {
+        guard case .file(let file) = destination else { return }
+        do {
+            try file.reopen()
+            write(.info, .logReopened(path: file.path))
+        } catch {
+            write(.error, .logNotReopened(path: file.path, error: error.description))
+        }
+    }
+
+    private func emit(_ severity: LogLevel, _ event: String, _ fields: [LogField]) {
+        let line = LogLine.format(format, time: WallClock.now(), level: severity, event: event, fields: fields)
+        switch destination {
+        case .standardError: LogFile.write(line, to: 2)
+        case .file(let file): file.write(line)
+        }
     }
 }

@@ -41,7 +41,7 @@ public enum TextCleaner {
     /// bidirectional marks, embeddings, overrides and isolates (U+200E, U+200F, U+202A...U+202E,
     /// U+2066...U+2069) and invisible ones like U+200B and U+FEFF. The exception is U+200D ZERO WIDTH JOINER,
     /// which is harmless and holds emoji sequences such as 👩‍💻 together.
-    static func isUnsafeForDisplay(_ scalar: Unicode.Scalar) -> Bool {
+    public static func isUnsafeForDisplay(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .control: true
         case .format: scalar != zeroWidthJoiner

@@ -10,14 +10,15 @@ enum BotCommand {
     static let usage = """
     usage: pairs bot [options]
 
-      --host HOST        server to connect to: a name, an IPv4 or an IPv6 address (default localhost)
-      --port N           server port (default 7777)
-      --room ROOM        join ROOM, or create it (default: quick match)
+      --host, -h HOST    server to connect to: a name, an IPv4 or an IPv6 address (default localhost)
+      --port, -p N       server port (default 7777)
+      --room, -r ROOM    join ROOM, or create it (default: quick match)
       --games N          games to play, then leave and exit (default 0: play until stopped)
       --strategy NAME    memory (remembers every card it has seen) or random (default memory)
       --think-ms MS      milliseconds to think before each flip, 0-\(BotConfiguration.maxThinkMilliseconds) (default \(BotConfiguration.standardThinkMilliseconds))
-      --name NAME        the bot's name (default bot-STRATEGY)
+      --name, -n NAME    the bot's name, 24 characters at most (default bot-STRATEGY)
       --seed N           seed the bot's own choices, to repeat a run
+      --help             this help (so is -h with no host after it)
 
     \(RuleFlags.usage(heading: "  The room's rules, if the bot creates it (default: the server's):"))
 

@@ -24,10 +24,15 @@ extension Flags {
         return room
     }
 
-    /// `--name`, cleaned as the server will clean it.
+    /// `--name`, cleaned as the server will clean it. A name the server would cut is refused here, so
+    /// nobody sits down under a name they did not choose.
     func playerName() throws(UsageError) -> String? {
         guard let raw = string("name") else { return nil }
         guard let name = TextCleaner.cleanName(raw) else { throw UsageError("--name needs at least one printable character") }
+        // Cleaned without the name's limit (a chat line's is far longer): whatever differs was cut.
+        if let whole = TextCleaner.cleanChat(raw), whole != name {
+            throw UsageError("--name '\(whole)' is too long: a name is \(TextCleaner.maxNameCharacters) characters at most")
+        }
         return name
     }
 }

@@ -2,23 +2,40 @@
 import Glibc
 #endif
 
-/// `--name value` and `--name=value` flags of one subcommand, checked against the flags it knows.
+/// `--name value` and `--name=value` flags of one subcommand, checked against the flags it knows, and the
+/// short forms of the common ones (`-h HOST`, `-p PORT`, `-r ROOM`, `-n NAME`, as nc and redis-cli have).
 ///
 /// Every problem is a `UsageError` with a sentence for the user; the caller prints it and exits 2 before
 /// doing anything else (in particular, before the server listens).
 struct Flags {
+    /// The one-letter forms of the common options, for the commands that take the long ones. `-h` is the
+    /// host, as in nc and redis-cli; `-h` with no host after it still asks for help (`asksForHelp`).
+    static let shortNames: [Character: String] = ["h": "host", "p": "port", "r": "room", "n": "name"]
+
     private var values: [String: String] = [:]
 
     init(_ arguments: [String], known: Set<String>, switches: Set<String> = []) throws(UsageError) {
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
-            guard argument.hasPrefix("--") else { throw UsageError("unexpected argument '\(argument)'") }
-            var name = String(argument.dropFirst(2))
+            var name: String
             var value: String?
-            if let equals = name.firstIndex(of: "=") {
-                value = String(name[name.index(after: equals)...])
-                name = String(name[..<equals])
+            if argument.hasPrefix("--") {
+                name = String(argument.dropFirst(2))
+                if let equals = name.firstIndex(of: "=") {
+                    value = String(name[name.index(after: equals)...])
+                    name = String(name[..<equals])
+                }
+            } else if argument.hasPrefix("-"), let letter = argument.dropFirst().first {
+                // `-p 9000` or, as getopt allows, `-p9000`.
+                guard let long = Self.shortNames[letter], known.contains(long) else {
+                    throw UsageError("unknown option -\(letter)")
+                }
+                name = long
+                let attached = argument.dropFirst(2)
+                if !attached.isEmpty { value = String(attached) }
+            } else {
+                throw UsageError("unexpected argument '\(argument)'")
             }
             if switches.contains(name), value == nil {
                 values[name] = "true"
@@ -27,7 +44,7 @@ struct Flags {
             }
             guard known.contains(name) else { throw UsageError("unknown option --\(name)") }
             if value == nil {
-                guard index + 1 < arguments.count else { throw UsageError("--\(name) needs a value") }
+                guard index + 1 < arguments.count else { throw UsageError("\(argument) needs a value") }
                 index += 1
                 value = arguments[index]
             }
@@ -96,20 +113,37 @@ enum Invocation<Configuration> {
     case exit(Int32)
 }
 
+extension Flags {
+    /// Whether `arguments` ask for the usage: `--help` anywhere, or `-h` with no host after it (at the end,
+    /// or followed by another option), which is what a habit of `-h` for help types.
+    static func asksForHelp(_ arguments: [String]) -> Bool {
+        arguments.indices.contains { index in
+            arguments[index] == "--help"
+                || arguments[index] == "-h" && (index + 1 == arguments.count || arguments[index + 1].hasPrefix("-"))
+        }
+    }
+}
+
 /// The common start of every subcommand: `--help` prints its usage (exit 0); a bad option prints what is
-/// wrong and the usage (exit 2); anything else is parsed into the subcommand's configuration.
+/// wrong in one line and where to read more (exit 2), rather than burying the mistake above the whole
+/// usage; anything else is parsed into the subcommand's configuration.
 func invocation<Configuration>(
     of command: String, _ arguments: [String], usage: String,
     parse: ([String]) throws(UsageError) -> Configuration
 ) -> Invocation<Configuration> {
-    if arguments.contains("--help") || arguments.contains("-h") {
+    if Flags.asksForHelp(arguments) {
         print(usage)
         return .exit(0)
     }
     do {
         return .run(try parse(arguments))
     } catch {
-        printError("pairs \(command): \(error.message)\n\n\(usage)")
+        printError(usageError(error, of: command))
         return .exit(2)
     }
+}
+
+/// What a bad option prints: the mistake, and where the options are described.
+func usageError(_ error: UsageError, of command: String) -> String {
+    "pairs \(command): \(error.message)\nsee pairs \(command) --help"
 }

@@ -16,8 +16,8 @@ enum LoadCommand {
     Connections 2k and 2k+1 play game k in room PREFIXk; games are rematched as they end. With --solo,
     connection k plays game k alone in room PREFIXk.
 
-      --host HOST         server to load: a name, an IPv4 or an IPv6 address (default localhost)
-      --port N            server port (default 7777)
+      --host, -h HOST     server to load: a name, an IPv4 or an IPv6 address (default localhost)
+      --port, -p N        server port (default 7777)
       --transport T       lines (default), or ws: each connection a WebSocket on /ws, as the browser page
                           connects, the same messages one per text frame
       --games N           stop once N games have finished
@@ -31,6 +31,7 @@ enum LoadCommand {
       --server-pid PID    also report the CPU time of the server process PID
       --seed N            seed the bots' choices
       --json              print the summary as one JSON object instead of text
+      --help              this help (so is -h with no host after it)
 
     \(RuleFlags.usage(heading: "  The rules sent in every join (default: the server's):"))
 
@@ -51,16 +52,10 @@ enum LoadCommand {
     """
 
     static func run(_ arguments: [String]) -> Int32 {
-        if arguments.contains("--help") || arguments.contains("-h") {
-            print(usage)
-            return 0
-        }
         let parsed: (configuration: LoadConfiguration, json: Bool)
-        do {
-            parsed = try parse(arguments)
-        } catch {
-            printError("pairs load: \(error.message)\n\n\(usage)")
-            return 2
+        switch invocation(of: "load", arguments, usage: usage, parse: parse) {
+        case .exit(let status): return status
+        case .run(let configuration): parsed = configuration
         }
         signal(SIGPIPE, SIG_IGN)
         let runner: LoadRunner

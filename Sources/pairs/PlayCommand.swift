@@ -10,18 +10,25 @@ enum PlayCommand {
     static let usage = """
     usage: pairs play [options]
 
-      --host HOST     server to connect to: a name, an IPv4 or an IPv6 address (default localhost)
-      --port N        server port (default 7777)
-      --name NAME     your name at the table (default: your login name)
-      --room ROOM     join ROOM, or create it (default: quick match with whoever is waiting)
-      --watch ROOM    watch ROOM instead of playing
-
+      --host, -h HOST  server to connect to: a name, an IPv4 or an IPv6 address (default localhost)
+      --port, -p N     server port (default 7777)
+      --name, -n NAME  your name at the table, 24 characters at most (default: your login name)
+      --room, -r ROOM  join ROOM, or create it (default: quick match with whoever is waiting)
+      --watch ROOM     watch ROOM instead of playing
+      --new            take a new seat even if this command's seat from an earlier run is still held
+      --quiet          no bell when your turn begins
+      --help           this help (so is -h with no host after it)
 
     \(RuleFlags.usage(heading: "  The room's rules, if you create it (default: the server's):"))
 
-    Type a card number and Enter to flip it; /say TEXT, /rematch, /leave, /quit, /help.
+    Type a card number and Enter to flip it; /list, /who, /stats, /say TEXT, /rematch, /leave, /quit,
+    /help. During a game, /quit, /leave, Ctrl-C and Ctrl-D ask before leaving, since leaving forfeits.
+    While you hold a seat, its resume token is kept in $XDG_STATE_HOME/pairs (or ~/.local/state/pairs):
+    if pairs play is killed or its terminal closes, the same command takes the seat back while the
+    server still holds it.
     On a terminal the board is redrawn in place (NO_COLOR=1 turns the colors off); otherwise
-    one line is printed per event. Exits 1 if it cannot connect, 2 on a bad option.
+    one line is printed per event. Exits 1 if it cannot connect (or, printing plain lines, if the server
+    refuses the room asked for), 2 on a bad option.
     """
 
     static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
@@ -40,7 +47,7 @@ enum PlayCommand {
     /// The environment variables `pairs play` looks at.
     static func environment() -> [String: String] {
         var values: [String: String] = [:]
-        for name in ["NO_COLOR", "TERM", "USER", "LOGNAME"] {
+        for name in ["NO_COLOR", "TERM", "USER", "LOGNAME", "XDG_STATE_HOME", "HOME"] {
             if let value = getenv(name) { values[name] = String(cString: value) }
         }
         return values
@@ -48,7 +55,7 @@ enum PlayCommand {
 
     static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> PlayOptions {
         let flags = try Flags(arguments, known: Set(["host", "port", "name", "room", "watch"]).union(RuleFlags.names),
-                              switches: RuleFlags.switches)
+                              switches: Set(["new", "quiet"]).union(RuleFlags.switches))
         var options = PlayOptions(endpoint: try flags.endpoint())
         options.room = try flags.room("room")
         options.watch = try flags.room("watch")
@@ -57,6 +64,10 @@ enum PlayCommand {
         if options.watch != nil, !options.rules.isEmpty { throw UsageError("the rules are for playing, not watching") }
         // The login name makes a better default than the server's "player1", when it is a usable name.
         options.name = try flags.playerName() ?? (environment["USER"] ?? environment["LOGNAME"]).flatMap { TextCleaner.cleanName($0) }
+        options.savedSeats = SavedSeats.standardDirectory(environment: environment).map(SavedSeats.init(directory:))
+        options.ignoresSavedSeat = flags.isSet("new")
+        if options.watch != nil, options.ignoresSavedSeat { throw UsageError("--new is for playing, not watching") }
+        options.isQuiet = flags.isSet("quiet")
         return options
     }
 }

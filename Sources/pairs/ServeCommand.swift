@@ -7,33 +7,41 @@ import PairsRules
 import PairsServer
 import PairsStorage
 
-/// `pairs serve`: reads the flags, starts the server, and stops it cleanly on SIGINT, SIGTERM or SIGHUP.
+/// `pairs serve`: reads the flags, starts the server, stops it cleanly on SIGINT, SIGTERM or SIGHUP, and
+/// reopens its log file on SIGUSR1.
 enum ServeCommand {
     static let usage = """
     usage: pairs serve [options]
 
-      --host ADDRESS         address to listen on (default 0.0.0.0; IPv6 such as :: or ::1 works too)
-      --port N               TCP port (default 7777; 0 picks a free one)
+      --host, -h ADDRESS     address to listen on (default 0.0.0.0; IPv6 such as :: or ::1 works too)
+      --port, -p N           TCP port (default 7777; 0 picks a free one)
       --grace-seconds N      seconds a dropped player keeps the seat (default 60)
       --seed N               deal every room's boards from this seed (for tests and replays)
       --max-connections N    connections at once (default: what the file-descriptor limit allows)
       --idle-seconds N       close connections in no room after this long without a message (default 300)
       --rate-limit N         messages per second per connection, bursts of twice that; 0 = off (default 40)
       --log-level LEVEL      debug, info, warning or error (default info)
+      --log-format FORMAT    text, or json for log collectors: one object a line (default text)
+      --log-file PATH        append the log to PATH instead of stderr; SIGUSR1 reopens it (rotation)
+      --pid-file PATH        write the process id to PATH once listening; removed on a clean exit
       --data PATH            the SQLite file that keeps finished games, claimed names and ratings, or none
                              to keep nothing (default $XDG_DATA_HOME/pairs/pairs.db, or
                              ~/.local/share/pairs/pairs.db)
+      --help                 this help (so is -h with no address after it)
 
     \(RuleFlags.usage(heading: "  The rules of rooms whose creator does not choose them (default: the classic game, 8 pairs, 30 s a turn, a 1000 ms reveal, a match moves again):"))
 
-    Prints "pairs listening on HOST:PORT" on stdout once it is listening, then "open http://ADDRESS:PORT/ in
-    a browser" for each of the machine's LAN addresses: the same port serves the game's page.
+    Prints "pairs listening on HOST:PORT" on stdout once it is listening (unless stdout is the terminal the
+    log's own listening line, with the process id, already went to), then "open http://ADDRESS:PORT/ in a
+    browser" for each of the machine's LAN addresses: the same port serves the game's page.
     """
 
     /// What `pairs serve` was asked for: the server, and where it keeps its games.
     struct Options {
         var configuration = ServerConfiguration()
         var storage: StoreLocation = .disabled
+        var logFile: String?
+        var pidFile: String?
     }
 
     static func run(_ arguments: [String], version: String) -> Int32 {
@@ -42,8 +50,25 @@ enum ServeCommand {
         case .exit(let status): return status
         case .run(let parsed): options = parsed
         }
-        let configuration = options.configuration
+        var configuration = options.configuration
         signal(SIGPIPE, SIG_IGN)
+        // The log file and the pid file's first half before anything else: a path that cannot be written
+        // stops the server before it listens.
+        if let path = options.logFile {
+            do {
+                configuration.logDestination = .file(try LogFile(path: path))
+            } catch {
+                printError("pairs serve: \(error)")
+                return 1
+            }
+        }
+        let pidFile: PIDFile?
+        do {
+            pidFile = try options.pidFile.map { path throws(PIDFileError) in try PIDFile(path: path) }
+        } catch {
+            printError("pairs serve: \(error)")
+            return 1
+        }
         // The store first: a file that cannot be used stops the server before anything listens.
         let store: GameStore?
         switch options.storage {
@@ -53,6 +78,7 @@ enum ServeCommand {
             do {
                 store = try GameStore(path: path) { failure in printError("pairs serve: \(failure)") }
             } catch {
+                pidFile?.discard()
                 printError("pairs serve: \(error)")
                 return 1
             }
@@ -68,29 +94,65 @@ enum ServeCommand {
             let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
             source.setEventHandler {
                 // The server flushes the store before it calls back.
-                server.shutdown { exit(0) }
+                server.shutdown {
+                    pidFile?.remove()
+                    exit(0)
+                }
             }
             source.activate()
             signalSources.append(source)
         }
+        // SIGUSR1, as logrotate's postrotate sends it: the log file is opened again (without it the signal
+        // would end the process).
+        signal(SIGUSR1, SIG_IGN)
+        let reopen = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: .main)
+        reopen.setEventHandler { server.reopenLog() }
+        reopen.activate()
+        signalSources.append(reopen)
         do {
             try server.start()
         } catch {
+            pidFile?.discard()
             printError("pairs serve: cannot listen on \(configuration.host):\(configuration.port): \(error)")
             return 1
         }
-        print("pairs listening on \(server.listeningAddress)")
+        do {
+            try pidFile?.publish()
+        } catch {
+            printError("pairs serve: \(error)")
+            return 1
+        }
+        if !logShowsListeningLine(configuration) {
+            print("pairs listening on \(server.listeningAddress)")
+        }
         for url in server.browserURLs { print("open \(url) in a browser") }
-        fflush(nil) // flushes stdout, so a script waiting for the line sees it at once
+        fflush(nil) // flushes stdout, so a script waiting for the lines sees them at once
 
         withExtendedLifetime(signalSources) { dispatchMain() }
+    }
+
+    /// Whether the log's listening line (which has the process id) goes to the very terminal stdout shows,
+    /// so that printing the plain line as well would say it twice on screen. A pipe or a file on stdout
+    /// always gets the plain line: scripts wait for it.
+    static func logShowsListeningLine(_ configuration: ServerConfiguration) -> Bool {
+        guard case .standardError = configuration.logDestination, configuration.logLevel <= .info,
+              isatty(STDOUT_FILENO) == 1, isatty(STDERR_FILENO) == 1 else { return false }
+        var output = stat(), errors = stat()
+        guard fstat(STDOUT_FILENO, &output) == 0, fstat(STDERR_FILENO, &errors) == 0 else { return false }
+        return output.st_dev == errors.st_dev && output.st_ino == errors.st_ino
     }
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         let flags = try Flags(arguments, known: Set([
             "host", "port", "grace-seconds", "seed", "max-connections", "idle-seconds", "rate-limit", "log-level", "data",
+            "log-format", "log-file", "pid-file",
         ]).union(RuleFlags.names), switches: RuleFlags.switches)
         var options = Options()
+        for name in ["log-file", "pid-file"] where flags.string(name)?.isEmpty == true {
+            throw UsageError("--\(name) needs a path")
+        }
+        options.logFile = flags.string("log-file")
+        options.pidFile = flags.string("pid-file")
         if let data = flags.string("data") {
             guard let location = StoreLocation(argument: data) else { throw UsageError("--data needs a file or none") }
             options.storage = location
@@ -127,6 +189,7 @@ enum ServeCommand {
             guard let parsed = LogLevel(name: level) else { throw UsageError("--log-level must be debug, info, warning or error, not '\(level)'") }
             configuration.logLevel = parsed
         }
+        configuration.logFormat = try flags.choice("log-format", of: LogFormat.self) ?? configuration.logFormat
         options.configuration = configuration
         return options
     }

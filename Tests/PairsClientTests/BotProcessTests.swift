@@ -117,13 +117,57 @@ func playCannotConnect() async throws {
           (["play", "--room", "a", "--watch", "b"], "--room and --watch cannot go together"),
           (["play", "--name", "\u{1B}"], "--name needs at least one printable character"),
           (["play", "kitchen"], "unexpected argument 'kitchen'"),
+          (["play", "-x", "1"], "unknown option -x"),
+          (["play", "-p"], "-p needs a value"),
+          (["play", "-n", "abcdefghijklmnopqrstuvwxyz"], "--name 'abcdefghijklmnopqrstuvwxyz' is too long: a name is 24 characters at most"),
+          (["bot", "-r", "no way"], "--room must be 1-32 letters, digits, - or _, not 'no way'"),
+          (["load", "-n", "ann"], "unknown option -n"),
+          (["serve", "-r", "kitchen"], "unknown option -r"),
       ])
 func badOptions(arguments: [String], message: String) async throws {
     let process = try Subprocess(try Tools.pairs(), arguments)
     defer { process.terminate() }
     #expect(try await process.waitForExit() == 2)
-    #expect(process.errorText.hasPrefix("pairs \(arguments[0]): \(message)\n"), "\(process.errorText)")
-    #expect(process.errorText.contains("usage: pairs \(arguments[0])"))
+    // One line that says what is wrong, and where the options are: the mistake is not buried under the usage.
+    #expect(process.errorText == "pairs \(arguments[0]): \(message)\nsee pairs \(arguments[0]) --help\n")
+    #expect(process.lines.isEmpty)
+}
+
+@Test("the common options have short forms, as nc and redis-cli have: -h HOST -p PORT -r ROOM -n NAME",
+      .timeLimit(.minutes(1)))
+func shortFlags() async throws {
+    let pairs = try Tools.pairs()
+    let server = try startServer(pairs: 2)
+    defer { server.stop() }
+    let short = ["-h", "127.0.0.1", "-p", String(server.port), "-r", "short"]
+    let play = try Subprocess(pairs, ["play"] + short + ["-n", "ann"])
+    defer { play.terminate() }
+    try await play.waitForLine("ann's seat") { $0 == "you joined room short as player 1" }
+    // getopt's attached form works too.
+    let bot = try Subprocess(pairs, ["bot", "-h127.0.0.1", "-p\(server.port)", "-rshort", "-nrobo", "--games", "1", "--think-ms", "0"])
+    defer { bot.terminate() }
+    try await play.waitForLine("the bot's name, in the game") { $0.hasPrefix("game 1 started: robo goes first") || $0 == "game 1 started: you go first" }
+    play.write("/quit\n")
+    #expect(try await play.waitForExit() == 0, "\(play.errorText)")
+    #expect(try await bot.waitForExit() == 0, "\(bot.errorText)")
+
+    let serve = try Subprocess(pairs, ["serve", "-h", "127.0.0.1", "-p", "0", "--data", "none"])
+    defer { serve.terminate() }
+    try await serve.waitForLine("the server to listen") { $0.hasPrefix("pairs listening on 127.0.0.1:") }
+    serve.terminate()
+    #expect(try await serve.waitForExit() == 0)
+}
+
+@Test("-h with no host after it is still help, for the habit; with a host it is the host", arguments: [
+    ["play", "-h"], ["bot", "-h"], ["load", "-h"], ["serve", "-h"], ["play", "-h", "--room", "r"], ["play", "--help"],
+])
+func shortHelp(arguments: [String]) async throws {
+    let process = try Subprocess(try Tools.pairs(), arguments)
+    defer { process.terminate() }
+    #expect(try await process.waitForExit() == 0)
+    #expect(process.lines.first == "usage: pairs \(arguments[0]) [options]")
+    #expect(process.lines.contains { $0.contains("--host, -h ") })
+    #expect(process.lines.contains { $0.contains("this help (so is -h with no") })
 }
 
 @Test("--help describes each command's options and exits 0", arguments: ["play", "bot"])
@@ -133,5 +177,35 @@ func helpForCommands(command: String) async throws {
     #expect(try await process.waitForExit() == 0)
     let help = process.lines.joined(separator: "\n")
     #expect(help.hasPrefix("usage: pairs \(command)"))
-    for flag in ["--host", "--port", "--room", "--name"] { #expect(help.contains(flag)) }
+    for flag in ["--host, -h HOST", "--port, -p N", "--room, -r ROOM", "--name, -n NAME"] { #expect(help.contains(flag)) }
+}
+
+@Test("pairs bot and pairs play say when the room they sat down in plays other rules than they asked for: a classic room's board and clock are read from its start",
+      .timeLimit(.minutes(1)))
+func otherRulesAreSaid() async throws {
+    let pairs = try Tools.pairs()
+    let server = try startServer(pairs: 3, turnSeconds: 30)
+    defer { server.stop() }
+    let endpoint = ["--host", "127.0.0.1", "--port", String(server.port)]
+    // ann makes room r1 with the server's rules; a bot that asked for others sits down in it.
+    let ann = try Subprocess(pairs, ["play"] + endpoint + ["--room", "r1", "--name", "ann"])
+    defer { ann.terminate() }
+    try await ann.waitForLine("ann's seat") { $0 == "you joined room r1 as player 1" }
+    let bot = try Subprocess(pairs, ["bot"] + endpoint + ["--room", "r1", "--pairs", "2", "--turn-seconds", "10", "--think-ms", "50"])
+    defer { bot.terminate() }
+    try await waitUntil("the bot's warning; stderr: \(bot.errorText)") {
+        bot.errorText == "pairs bot: room r1 plays other rules: 3 pairs, 30-second turns; your --pairs 2 --turn-seconds 10 were ignored\n"
+    }
+    ann.write("/quit\n")
+    #expect(try await ann.waitForExit() == 0)
+
+    // The other way round: a bot makes room r2, and bob asks for a board of two pairs.
+    let maker = try Subprocess(pairs, ["bot"] + endpoint + ["--room", "r2", "--think-ms", "50"])
+    defer { maker.terminate() }
+    try await waitUntil("room r2") { server.statistics().rooms == 2 }
+    let bob = try Subprocess(pairs, ["play"] + endpoint + ["--room", "r2", "--name", "bob", "--pairs", "2"])
+    defer { bob.terminate() }
+    try await bob.waitForLine("bob's warning") { $0 == "room r2 plays other rules: 3 pairs; your --pairs 2 was ignored" }
+    bob.write("/quit\n")
+    #expect(try await bob.waitForExit() == 0)
 }

@@ -3,7 +3,7 @@ import Testing
 import PairsTestSupport
 
 /// The face-down cards on a `pairs play` screen: each shows its number and `···`.
-private func faceDownCards(on screen: String) -> [Int] {
+func faceDownCards(on screen: String) -> [Int] {
     let words = screen.split(whereSeparator: { $0 == " " || $0 == "\n" })
     return words.indices.dropLast().compactMap { index in
         words[index + 1] == "···" ? Int(words[index]) : nil
@@ -66,23 +66,4 @@ func playAWholeGameInATerminal() async throws {
     #expect(after.contains("connecting to 127.0.0.1:\(server.port)…"))
     #expect(!after.contains("YOUR TURN"))
     }
-}
-
-@Test("Ctrl-C in pairs play leaves the seat, restores the terminal and exits 130", Tools.needs("tmux"))
-func controlCRestoresTheTerminal() async throws {
-    let pairs = try Tools.pairs()
-    let server = try startServer(pairs: 3, seed: 4)
-    defer { server.stop() }
-    let endpoint = ["--host", "127.0.0.1", "--port", String(server.port), "--room", "ctrlc"]
-    let bot = try Subprocess(pairs, ["bot"] + endpoint + ["--think-ms", "100", "--name", "robo"])
-    defer { bot.terminate() }
-    try await withTmux([pairs.path, "play"] + endpoint + ["--name", "ann"], environment: ["NO_COLOR": "1"]) { terminal in
-    try await terminal.waitForScreen("the game") { $0.contains("game 1") }
-    try await terminal.press("C-c")
-    let after = try await terminal.waitForScreen("the exit") { $0.contains("[exit ") }
-    #expect(after.contains("[exit 130]"))
-    #expect(try await !terminal.isAlternateScreenOn())
-    }
-    // The bot saw ann go at once, not after a grace period.
-    try await waitUntil("the bot to see ann leave") { server.statistics().gamesFinished == 1 }
 }

@@ -34,7 +34,7 @@ func screenShowsTheGame() {
     #expect(screen.contains(" 4 ···    5 ant¹   6 bee²   7 ···"))
     #expect(screen.contains("you flipped 3: cat"))
     #expect(screen.contains("bob²: hurry up"))
-    #expect(screen.contains("/rematch"))
+    #expect(screen.contains("card number + Enter · /say TEXT"))
 }
 
 @Test("matched cards show who took them by color and by a mark that survives without color")

@@ -17,6 +17,9 @@ enum Spawn {
 
     /// Starts `executable` with `arguments` and `environment` (added to this process's), its standard
     /// streams connected to the given descriptors (nil leaves this process's). Returns the pid.
+    ///
+    /// `XDG_STATE_HOME` is a directory of this test run's unless `environment` names another, so a
+    /// `pairs play` under test never keeps a seat's token in the real home.
     static func start(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                       stdin: Int32? = nil, stdout: Int32? = nil, stderr: Int32? = nil) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
@@ -36,7 +39,8 @@ enum Spawn {
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
-        let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let merged = ProcessInfo.processInfo.environment.merging(StateDirectory.shared.environment) { $1 }
+            .merging(environment) { $1 }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }

@@ -44,6 +44,12 @@ final class Tmux: Sendable {
         try await run(["send-keys", key])
     }
 
+    /// Copies everything the program writes to the terminal from now on to the file at `path`, escape
+    /// sequences and bells included (the screen shows neither).
+    func recordOutput(to path: String) async throws {
+        try await run(["pipe-pane", "-o", "cat >> " + Self.quote(path)])
+    }
+
     /// Whether the window is showing the alternate screen.
     func isAlternateScreenOn() async throws -> Bool {
         try await run(["display-message", "-p", "#{alternate_on}"]).hasPrefix("1")
@@ -90,9 +96,11 @@ final class Tmux: Sendable {
     }
 }
 
-/// Runs `body` with a tmux session running `command`, and ends the session afterwards however `body` ends.
-func withTmux(_ command: [String], environment: [String: String] = [:], _ body: (Tmux) async throws -> Void) async throws {
-    let terminal = try await Tmux(command, environment: environment)
+/// Runs `body` with a tmux session running `command` in a `columns`x`rows` window, and ends the session
+/// afterwards however `body` ends.
+func withTmux(_ command: [String], environment: [String: String] = [:], columns: Int = 120, rows: Int = 40,
+              _ body: (Tmux) async throws -> Void) async throws {
+    let terminal = try await Tmux(command, environment: environment, columns: columns, rows: rows)
     do {
         try await body(terminal)
     } catch {

@@ -51,7 +51,9 @@ struct StorageLobbyTests {
         lobby.answerName(.verified)
         guard case .welcome(let welcome)? = lobby.take(client).first else { Issue.record("no welcome"); return }
         #expect(welcome.name == "ann")
-        #expect(!lobby.log.contains { $0.message.contains("secret") || $0.message.contains("guess") }, "a password is never logged")
+        let logged = lobby.log.flatMap(\.event.fields).compactMap { if case .text(let text) = $0.value { text } else { nil } }
+        #expect(lobby.log.contains { $0.event == .wrongPassword(LoggedConnection(id: client, name: "player1", peer: "127.0.0.1:40001"), name: "ann", inARow: 1) })
+        #expect(!logged.contains { $0.contains("secret") || $0.contains("guess") }, "a password is never logged")
     }
 
     @Test("wrong passwords in a row make each next check wait longer, up to a bound, and a right one starts over")

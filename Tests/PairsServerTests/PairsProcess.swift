@@ -11,8 +11,9 @@ final class PairsProcess {
     private let stderr = Pipe()
     private var buffered: [UInt8] = []
 
-    init(_ arguments: [String]) throws {
-        process.executableURL = try Tools.pairs()
+    /// Runs `pairs` with `arguments`, or another program (`executable`) that runs it.
+    init(_ arguments: [String], executable: URL? = nil) throws {
+        process.executableURL = try executable ?? Tools.pairs()
         process.arguments = arguments
         process.standardOutput = stdout
         process.standardError = stderr

@@ -8,20 +8,6 @@ import PairsStorage
 import PairsWire
 import Testing
 
-/// A directory of its own for one test's database, removed when the test is done.
-private final class TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("pairs-storage-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    var database: String { url.appendingPathComponent("pairs.db").path }
-}
-
 /// A server on 127.0.0.1 keeping its games in `path`.
 private func keepingServer(at path: String, _ configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> Server {
     let store = try GameStore(path: path) { failure in Issue.record("storage failed: \(failure)") }

@@ -23,8 +23,10 @@ public final class TCPProxy: @unchecked Sendable {
     private let serverPort: Int
     private let makeRewriter: (@Sendable () -> LineRewriter)?
     private let lock = NSLock()
-    /// Client and server descriptors of each accepted connection, in the order they were accepted.
-    private var pairs: [(client: Int32, server: Int32)] = []
+    /// Client and server descriptors of each accepted connection, in the order they were accepted, and
+    /// whether they are still open: once closed, their numbers may belong to another test's sockets, which
+    /// a late `cut` or `close` must not shut down.
+    private var pairs: [(client: Int32, server: Int32, isOpen: Bool)] = []
     private var closed = false
 
     /// A proxy to the server on `serverPort`. With `makeRewriter`, each connection's server lines go
@@ -62,8 +64,9 @@ public final class TCPProxy: @unchecked Sendable {
     /// Cuts connection `index` (in accept order) on both sides at once.
     public func cut(_ index: Int) {
         lock.lock()
+        defer { lock.unlock() }
         let pair = pairs[index]
-        lock.unlock()
+        guard pair.isOpen else { return }
         shutdown(pair.client, Int32(SHUT_RDWR))
         shutdown(pair.server, Int32(SHUT_RDWR))
     }
@@ -71,12 +74,11 @@ public final class TCPProxy: @unchecked Sendable {
     /// Stops accepting and cuts everything.
     public func close() {
         lock.lock()
+        defer { lock.unlock() }
         closed = true
-        let all = pairs
-        lock.unlock()
         shutdown(listener, Int32(SHUT_RDWR))
         Glibc.close(listener)
-        for pair in all {
+        for pair in pairs where pair.isOpen {
             shutdown(pair.client, Int32(SHUT_RDWR))
             shutdown(pair.server, Int32(SHUT_RDWR))
         }
@@ -98,7 +100,8 @@ public final class TCPProxy: @unchecked Sendable {
             }
             lock.lock()
             let isClosed = closed
-            pairs.append((client, server))
+            let index = pairs.count
+            pairs.append((client, server, true))
             lock.unlock()
             if isClosed {
                 shutdown(client, Int32(SHUT_RDWR))
@@ -115,7 +118,11 @@ public final class TCPProxy: @unchecked Sendable {
                     finished.leave()
                 }
             }
-            finished.notify(queue: .global()) {
+            finished.notify(queue: .global()) { [self] in
+                // Closed under the lock, so no `cut` or `close` can reach the numbers once they are free.
+                lock.lock()
+                defer { lock.unlock() }
+                pairs[index].isOpen = false
                 Glibc.close(client)
                 Glibc.close(server)
             }

@@ -1,0 +1,115 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The ways out of `pairs play`, and the signals.
+///
+/// Outside a game every way out acts at once. During one, `/quit`, `/leave`, Ctrl-C and Ctrl-D ask first
+/// (when a person types the input: a script's `/quit` means it), since leaving forfeits the game; Ctrl-C
+/// again or `y` confirms. A hang-up (a closed terminal, a dropped SSH session) does not forfeit: it drops
+/// the connection like a network failure, the server holds the seat for its grace period, and running the
+/// same command again takes the seat back (`SavedSeats`).
+extension PlayController {
+    func installSignalHandlers() {
+        let handlers: [(Int32, (PlayController) -> Void)] = [
+            (SIGINT, { $0.requestQuit(status: Self.interruptedStatus, bySignal: true) }),
+            (SIGTERM, { $0.leaveAndExit(status: Self.terminatedStatus) }),
+            (SIGHUP, { $0.hangUp() }),
+        ]
+        for (number, handler) in handlers {
+            signal(number, SIG_IGN) // delivered to the source below instead
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { [unowned self] in handler(self) }
+            source.activate()
+            signalSources.append(source)
+        }
+        if isTerminal {
+            // Ctrl-Z: give the shell its normal screen back while stopped, and take it again on `fg`.
+            signal(SIGTSTP, SIG_IGN)
+            let suspend = DispatchSource.makeSignalSource(signal: SIGTSTP, queue: queue)
+            suspend.setEventHandler { [unowned self] in
+                screen.restore()
+                kill(getpid(), SIGSTOP) // returns once the shell continues the process
+                screen.enter()
+                showNotice()
+            }
+            suspend.activate()
+            signalSources.append(suspend)
+            signal(SIGWINCH, SIG_IGN)
+            let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: queue)
+            resize.setEventHandler { [unowned self] in
+                let size = TerminalScreen.size()
+                renderer.rows = size.rows
+                renderer.columns = size.columns
+                showNotice()
+            }
+            resize.activate()
+            signalSources.append(resize)
+        }
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// `/quit` or Ctrl-C: during a game, ask first (a second Ctrl-C while asking is the yes); otherwise
+    /// leave and exit with `status`.
+    func requestQuit(status: Int32, bySignal: Bool = false) {
+        if model.confirmation == .quit, bySignal { return confirmed(.quit, status: status) }
+        guard model.isInGame, asksBeforeForfeiting else {
+            return bySignal ? leaveAndExit(status: status) : quit()
+        }
+        model.ask(.quit)
+        showNotice()
+    }
+
+    /// The player said yes to `confirmation`.
+    func confirmed(_ confirmation: ExitConfirmation, status: Int32) {
+        model.dismissConfirmation()
+        switch confirmation {
+        case .quit where status == 0: quit()
+        case .quit: leaveAndExit(status: status)
+        case .leave:
+            session.send(.leave)
+            showNotice()
+        }
+    }
+
+    /// Standard input ended. On a terminal that is Ctrl-D, which means `/quit` (and more input may follow);
+    /// a script's input ran out for good, and then a player is done while a spectator keeps watching.
+    func endOfInput() {
+        guard asksBeforeForfeiting else {
+            inputSource?.cancel()
+            inputSource = nil
+            if options.watch == nil || model.seat != nil { quit() }
+            return
+        }
+        // Asked already: only y or Ctrl-C confirms, so a terminal that went away (every read an end) cannot
+        // forfeit before its hang-up signal is handled.
+        guard model.confirmation == nil else { return }
+        requestQuit(status: 0)
+    }
+
+    /// Leaves the room (so the opponent is not kept waiting for the grace period), forgets the seat, and
+    /// says goodbye; the program ends once the server has closed.
+    func quit() {
+        model.quitting()
+        if model.room != nil { session.send(.leave) }
+        forgetHeldSeat()
+        session.quit()
+    }
+
+    /// Gives up the seat if there is one, puts the terminal back, and exits at once with `status`.
+    func leaveAndExit(status: Int32) {
+        model.quitting()
+        if model.room != nil { session.send(.leave) }
+        forgetHeldSeat()
+        session.close()
+        finish(.quit, status: status)
+    }
+
+    /// SIGHUP: the terminal is gone. The connection is dropped without a word, so the server holds the seat
+    /// for its grace period, and the saved token lets the next run take it back.
+    func hangUp() {
+        session.close()
+        finish(.quit, status: Self.hungUpStatus)
+    }
+}
