@@ -12,13 +12,18 @@ extension Server {
     /// Hands bytes a connection sent to what reads them now: its message framing (lines or WebSocket
     /// frames), the sniffer while its first bytes are awaited, or the HTTP request parser.
     func receive(_ bytes: UnsafeRawBufferPointer, from connection: Connection, at now: Moment) {
-        switch connection.framing {
-        case .lines, .webSocket:
+        // The dialect says which, without copying the framing (and retaining what it holds) to look.
+        if connection.dialect.carriesMessages {
             connection.framing.append(bytes) { input in
                 // Once the connection is closing (quit, flooding, a close frame), the rest of its input is moot.
                 guard connection.isOpen else { return }
                 handle(input, from: connection, at: now)
             }
+            return
+        }
+        switch connection.framing {
+        case .lines, .webSocket:
+            assertionFailure("a message framing's dialect carries messages")
         case .sniffing(var first):
             guard first.bytes.isEmpty else {
                 first.bytes.append(contentsOf: bytes)
