@@ -40,7 +40,7 @@ let package = Package(
         // The load generator: thousands of bot games over real TCP from one process, on one epoll set.
         .target(name: "PairsLoad", dependencies: ["PairsBots", "PairsWire", "PairsRules", "PairsPolling", "PairsWeb"]),
         // The one executable: a thin command-line front over the modules above.
-        .executableTarget(name: "pairs", dependencies: ["PairsRules", "PairsWire", "PairsLobby", "PairsServer", "PairsStorage", "PairsBots", "PairsClient", "PairsLoad"]),
+        .executableTarget(name: "pairs", dependencies: ["PairsRules", "PairsWire", "PairsLobby", "PairsPolling", "PairsServer", "PairsStorage", "PairsBots", "PairsClient", "PairsLoad"]),
 
         // Helpers shared by the test targets (seeded games played with the real rules, finding the built
         // binary and the tools CI installs, a WebSocket client and the Autobahn cases); not shipped.

@@ -20,12 +20,15 @@ public struct BotConfiguration: Sendable, Hashable {
     public var strategy: StrategyKind
     public var thinkMilliseconds: Int
     public var name: String
+    /// The name's password, to claim it or prove it is the bot's: only games between claimed names are
+    /// rated. Nil plays under the name unclaimed.
+    public var password: String?
     /// Seeds the bot's own choices (which unseen card to try), so a run can be repeated.
     public var seed: UInt64
 
     public init(endpoint: ServerEndpoint = ServerEndpoint(), room: String? = nil, rules: RuleChoices = RuleChoices(), games: Int = 0,
                 strategy: StrategyKind = .memory, thinkMilliseconds: Int = BotConfiguration.standardThinkMilliseconds,
-                name: String? = nil, seed: UInt64 = 0) {
+                name: String? = nil, password: String? = nil, seed: UInt64 = 0) {
         self.endpoint = endpoint
         self.room = room
         self.rules = rules
@@ -33,6 +36,7 @@ public struct BotConfiguration: Sendable, Hashable {
         self.strategy = strategy
         self.thinkMilliseconds = thinkMilliseconds
         self.name = name ?? "bot-\(strategy.rawValue)"
+        self.password = password
         self.seed = seed
     }
 }

@@ -50,7 +50,8 @@ public final class BotRunner: @unchecked Sendable {
     public func start(completion: @escaping @Sendable (Outcome) -> Void) {
         queue.async { [self] in
             self.completion = completion
-            let session = ClientSession(endpoint: configuration.endpoint, name: configuration.name, queue: queue)
+            let session = ClientSession(endpoint: configuration.endpoint, name: configuration.name,
+                                        password: configuration.password, queue: queue)
             session.onEvent = { [unowned self] event in handle(event) }
             self.session = session
             session.start()
@@ -86,6 +87,11 @@ public final class BotRunner: @unchecked Sendable {
         switch event {
         case .ready:
             feed(.ready)
+        case .nameRefused(let error):
+            // Nobody is there to type a password: the bot stops with the server's words.
+            var dialog = PasswordDialog(name: configuration.name, canAsk: false)
+            if case .giveUp(let reason) = dialog.next(after: error) { finish = .failed(reason) }
+            session?.quit()
         case .message(let message):
             switch message {
             case .error(let error) where error.code == .rateLimited:

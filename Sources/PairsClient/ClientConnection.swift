@@ -34,6 +34,9 @@ public final class ClientConnection: @unchecked Sendable {
     private var source: DispatchSourceRead?
     private var framer = LineFramer()
     private var handler: ((ConnectionEvent) -> Void)?
+    /// Sees every line as it came, before its event: for a client that passes the server's words on as
+    /// they are (`pairs history --json`). Set before `start`.
+    public var onLine: (([UInt8]) -> Void)?
     private var readBuffer = [UInt8](repeating: 0, count: ClientConnection.readChunkBytes)
     /// Set once the connection has ended, so `.closed` is reported exactly once.
     private var hasEnded = false
@@ -144,7 +147,9 @@ public final class ClientConnection: @unchecked Sendable {
         guard !hasEnded else { return }
         switch readBuffer.withUnsafeMutableBytes({ SocketInput.read(from: fd, into: $0) }) {
         case .bytes(let count):
-            var events: [ConnectionEvent] = []
+            // Each event with the line it came from, for `onLine`.
+            var events: [(event: ConnectionEvent, line: [UInt8]?)] = []
+            let keepsLines = onLine != nil
             readBuffer.withUnsafeBytes { buffer in
                 framer.append(UnsafeRawBufferPointer(rebasing: buffer[..<count])) { frame in
                     switch frame {
@@ -153,23 +158,24 @@ public final class ClientConnection: @unchecked Sendable {
                         do throws(ServerMessageError) {
                             switch try ServerMessageDecoder.decodeNotingUnknown(line: line) {
                             case .message(let message, let unknown):
-                                if let unknown { events.append(.skippedUnknown(unknown)) }
-                                events.append(.message(message))
+                                if let unknown { events.append((.skippedUnknown(unknown), nil)) }
+                                events.append((.message(message), keepsLines ? Array(line) : nil))
                             case .unknownType(let type):
-                                events.append(.skippedUnknown(.messageType(type)))
+                                events.append((.skippedUnknown(.messageType(type)), keepsLines ? Array(line) : nil))
                             }
                         } catch {
-                            events.append(.unreadableLine(error))
+                            events.append((.unreadableLine(error), keepsLines ? Array(line) : nil))
                         }
                     case .tooLong:
-                        events.append(.lineTooLong)
+                        events.append((.lineTooLong, nil))
                     }
                 }
             }
             // Delivered after framing, so a handler that closes the connection cannot pull the framer's
             // buffer out from under it.
-            for event in events {
+            for (event, line) in events {
                 guard !hasEnded, let handler else { return }
+                if let line, let onLine { onLine(line) }
                 handler(event)
             }
         case .wouldBlock:

@@ -12,6 +12,10 @@ import PairsWire
 /// Its owner sees `connectionLost`, `reconnecting`, `reconnected`, then the server's `joined` and states as
 /// if nothing happened, or `ended(.gaveUp)`.
 ///
+/// With a name, the first `ready` waits for the answer to `hello`: a name that belongs to someone is refused
+/// without its password (`nameRefused`), and nothing must be joined under another name meanwhile. The
+/// owner may then say hello again with the password (`sayHello(password:)`).
+///
 /// Every request gets an integer `id`, so the owner can tell which answer or error belongs to which request.
 ///
 /// Confinement: everything happens on `queue`. Call `start`, `send`, `quit` and `close` there; events are
@@ -25,6 +29,9 @@ public final class ClientSession: @unchecked Sendable {
     public let queue: DispatchQueue
     /// The name said in `hello` on every connection; nil keeps the server's default name.
     public let name: String?
+    /// The password said with the name, to claim it or prove it is the player's; nil for none. Kept for
+    /// the `hello` of every reconnection, and never shown.
+    public private(set) var password: String?
     public let reconnectPolicy: ReconnectPolicy
 
     /// Receives every event, on `queue`. Set before `start`.
@@ -43,6 +50,8 @@ public final class ClientSession: @unchecked Sendable {
     private let connector = DispatchQueue(label: "pairs.client.connect")
     private var nextRequestID: Int64 = 1
     private var resumeRequestID: RequestID?
+    /// The first `hello`, whose answer `ready` (or `nameRefused`) waits for.
+    private var helloRequestID: RequestID?
     private var byeReason: ByeReason?
     private var isWelcomed = false
     /// Whether `ready` was reported: every later greeting is a reconnection's.
@@ -56,10 +65,11 @@ public final class ClientSession: @unchecked Sendable {
     /// Whether `skippedUnknown` was reported: it is said once per session.
     private var hasReportedUnknown = false
 
-    public init(endpoint: ServerEndpoint, name: String?, queue: DispatchQueue,
+    public init(endpoint: ServerEndpoint, name: String?, password: String? = nil, queue: DispatchQueue,
                 reconnectPolicy: ReconnectPolicy = ReconnectPolicy()) {
         self.endpoint = endpoint
         self.name = name
+        self.password = password
         self.queue = queue
         self.reconnectPolicy = reconnectPolicy
     }
@@ -92,6 +102,16 @@ public final class ClientSession: @unchecked Sendable {
             return nil
         }
         return id
+    }
+
+    /// Sets the password said with the name. Before `start`, for the first `hello`; after `nameRefused`,
+    /// says hello again with it: `ready` follows once the server takes the name, `nameRefused` again if not.
+    public func sayHello(password: String) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard let name, !hasBeenReady, helloRequestID == nil else { return }
+        self.password = password
+        // Before `start`, or without a connection just now, the next greeting says hello with it.
+        helloRequestID = send(.hello(name: name, password: password))
     }
 
     /// Says `quit` and ends once the server has closed (or after `quitTimeoutMilliseconds`). The seat is
@@ -161,20 +181,27 @@ public final class ClientSession: @unchecked Sendable {
         switch message {
         case .welcome(let welcome) where welcome.id == nil && !isWelcomed:
             isWelcomed = true
-            if let name { send(.hello(name: name)) }
             recovery = nil
             if hasBeenReady {
+                if let name { send(.hello(name: name, password: password)) }
                 if let token {
                     resumeRequestID = send(.resume(token: token))
                 } else if let watchedRoom {
                     send(.watch(room: watchedRoom))
                 }
                 emit(.reconnected)
+            } else if let name {
+                helloRequestID = send(.hello(name: name, password: password))
             } else {
-                hasBeenReady = true
-                emit(.ready(welcome))
+                becomeReady(welcome)
             }
             return
+        case .welcome(let welcome) where welcome.id != nil && welcome.id == helloRequestID:
+            helloRequestID = nil
+            return becomeReady(welcome)
+        case .error(let error) where error.id != nil && error.id == helloRequestID:
+            helloRequestID = nil
+            return emit(.nameRefused(error))
         case .joined(let joined):
             room = joined.room
             seat = joined.seat
@@ -199,9 +226,16 @@ public final class ClientSession: @unchecked Sendable {
         emit(.message(message))
     }
 
+    private func becomeReady(_ welcome: Welcome) {
+        hasBeenReady = true
+        emit(.ready(welcome))
+    }
+
     private func connectionClosed(_ end: ConnectionEnd) {
         connection = nil
         isWelcomed = false
+        // A hello lost with its connection is said again on the next one.
+        helloRequestID = nil
         if isQuitting { return self.end(.quit) }
         // A full server turning away a reconnection may have room a moment later; on a first connection
         // it is an answer.

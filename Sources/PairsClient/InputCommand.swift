@@ -13,6 +13,12 @@ public enum InputCommand: Sendable, Hashable {
     case stats
     case help
     case quit
+    /// The last finished games, all or a name's.
+    case history(name: String?)
+    /// The leaderboard of the game played in the room (the classic game's outside a room).
+    case top
+    /// A name's ratings, totals and last games.
+    case profile(name: String)
 
     /// What `/help` shows, one line per command.
     public static let helpLines: [String] = [
@@ -25,6 +31,9 @@ public enum InputCommand: Sendable, Hashable {
         "/list            the rooms: who plays in each, and by what rules",
         "/who             who is in your room, or in the lobby who is where",
         "/stats           the server's counters",
+        "/history [NAME]  the last finished games, all or NAME's",
+        "/top             the best players of the game played here",
+        "/profile NAME    NAME's ratings, totals and last games",
         "/quit            leave and exit (Ctrl-C or Ctrl-D too; asks first during a game)",
     ]
 
@@ -64,6 +73,14 @@ public enum InputCommand: Sendable, Hashable {
         case "watch":
             guard RoomName.isValid(String(rest)) else { throw .badRoom(String(rest)) }
             return .watch(room: String(rest))
+        case "history":
+            if rest.isEmpty { return .history(name: nil) }
+            guard let name = TextCleaner.cleanName(String(rest)) else { throw .missingName(command: "history") }
+            return .history(name: name)
+        case "top", "leaderboard": return try noArgument(.top)
+        case "profile":
+            guard let name = TextCleaner.cleanName(String(rest)) else { throw .missingName(command: "profile") }
+            return .profile(name: name)
         default:
             throw .unknown(TextCleaner.cleanName(String(word)) ?? "?")
         }
@@ -77,6 +94,7 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
     case missingText
     case badRoom(String)
     case unexpectedArgument(command: String)
+    case missingName(command: String)
 
     public var description: String {
         switch self {
@@ -85,6 +103,7 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
         case .missingText: "say what? type /say and your message"
         case .badRoom: "a room name is 1-\(RoomName.maxLength) letters, digits, - or _"
         case .unexpectedArgument(let command): "/\(command) takes nothing after it"
+        case .missingName(let command): "/\(command) needs a name: /\(command) NAME"
         }
     }
 }

@@ -46,6 +46,10 @@ public final class PlayController: @unchecked Sendable {
     static let refusedStatus: Int32 = 1
     /// Bytes read from standard input at a time; a typed line is far shorter.
     static let inputChunkBytes = 4096
+    /// Games or places /history and /top ask for: a title and these fit the event area of an 80x24 terminal
+    /// during a game, so the answer is seen whole where most people play; `pairs history` and `pairs
+    /// leaderboard` show more.
+    static let answerLimit = 8
 
     /// What the program asked the server for on its own at the start, by the request's id, so its refusal
     /// can be told apart from the refusal of something typed.
@@ -65,7 +69,8 @@ public final class PlayController: @unchecked Sendable {
     private var inputFramer = LineFramer()
     var inputSource: DispatchSourceRead?
     var tickTimer: DispatchSourceTimer?
-    var signalSources: [DispatchSourceSignal] = []
+    /// The signals held for this controller since before it was made (`signals(for:)`).
+    let signals: SignalWatcher
     private var exitHandler: ((Int32) -> Void)?
     /// The last result seen, said again on the normal screen after leaving the full screen.
     private var lastResult: [String] = []
@@ -79,11 +84,18 @@ public final class PlayController: @unchecked Sendable {
     var heldSeat: SavedSeats.Key?
     /// Whether a failure to save a token was said already: once is enough.
     var hasReportedSaveFailure = false
+    private var passwordDialog: PasswordDialog
 
-    public init(options: PlayOptions, display: Display) {
+    /// A controller for `options` on `display`, answering the signals `signals` holds, which must be
+    /// `PlayController.signals(for: display)`.
+    public init(options: PlayOptions, display: Display, signals: SignalWatcher) {
         self.options = options
         self.display = display
-        self.session = ClientSession(endpoint: options.endpoint, name: options.name, queue: .main)
+        self.signals = signals
+        let password: String? = if case .given(let password) = options.password { password } else { nil }
+        self.session = ClientSession(endpoint: options.endpoint, name: options.name, password: password, queue: .main)
+        // A person can be asked for the password, unless it came from the environment.
+        self.passwordDialog = PasswordDialog(name: options.name ?? "", canAsk: password == nil && TerminalScreen.isTerminal(0))
         self.model = PlayModel(endpoint: options.endpoint, askedRules: options.rules)
         let style: TextStyle = if case .terminal(let style) = display { style } else { .plain }
         let size = TerminalScreen.size()
@@ -99,7 +111,34 @@ public final class PlayController: @unchecked Sendable {
         installSignalHandlers()
         if isTerminal { StandardStream.writeLine("connecting to \(options.endpoint)…") }
         session.onEvent = { [unowned self] event in handle(event) }
-        session.start()
+        if options.password == .ask, options.name != nil {
+            askPassword(passwordDialog.firstQuestion(), thenStart: true)
+        } else {
+            session.start()
+        }
+    }
+
+    /// Asks for the password without echo and says hello with it (starting the session first, when asked
+    /// before connecting); the end of input at the question quits.
+    private func askPassword(_ question: String, thenStart: Bool) {
+        PasswordPrompt.ask(question, queue: queue) { [unowned self] password in
+            guard !isFinished else { return }
+            guard let password else { return finish(.quit) }
+            session.sayHello(password: password)
+            if thenStart { session.start() }
+        }
+    }
+
+    /// The server refused the name: ask again, or stop with its reason and status 1.
+    private func nameRefused(_ error: RequestError) {
+        switch passwordDialog.next(after: error) {
+        case .ask(let question):
+            askPassword(question, thenStart: false)
+        case .giveUp(let reason):
+            StandardStream.writeErrorLine("pairs play: \(reason)")
+            session.close()
+            finish(.quit, status: 1)
+        }
     }
 
     var isTerminal: Bool {
@@ -111,6 +150,9 @@ public final class PlayController: @unchecked Sendable {
     private func handle(_ event: SessionEvent) {
         if case .ended(let end) = event {
             return finish(end)
+        }
+        if case .nameRefused(let error) = event {
+            return nameRefused(error)
         }
         if case .message(.error(let error)) = event, let start = startRequest, error.id == start.id {
             return refused(start.kind, error)
@@ -294,6 +336,13 @@ public final class PlayController: @unchecked Sendable {
             if let id = send(.list) { model.expect(.people, answering: id) }
         case .stats:
             send(.stats)
+        case .history(let name):
+            send(.history(HistoryQuery(name: name, limit: Self.answerLimit)))
+        case .top:
+            // The ladder of the game played here: the room's rules, the classic game's outside a room.
+            send(.leaderboard(LeaderboardQuery(rules: model.rules.map(RuleChoices.init), limit: Self.answerLimit)))
+        case .profile(let name):
+            send(.profile(name: name))
         case .help, .quit:
             break
         }
@@ -331,6 +380,7 @@ public final class PlayController: @unchecked Sendable {
         tickTimer?.cancel()
         inputSource?.cancel()
         screen.restore()
+        TerminalInputMode.restore()
         let code: Int32
         switch end {
         case .quit:

@@ -69,6 +69,8 @@ public struct PlayModel: Sendable {
     public private(set) var turnsBegun = 0
     /// What each `list` sent is for, by its id.
     private var roomQuestions: [RequestID: LobbyWords.RoomQuestion] = [:]
+    /// The answer to /history, /top or /profile being put together from its lines.
+    var pendingAnswer = LongAnswer()
 
     public init(endpoint: ServerEndpoint, askedRules: RuleChoices = RuleChoices()) {
         self.endpoint = endpoint
@@ -125,6 +127,8 @@ public struct PlayModel: Sendable {
             return record([TranscriptLine(.connection, "connected to \(endpoint) (\(welcome.server))")])
         case .message(let message):
             return apply(message, at: now)
+        case .nameRefused(let error):
+            return record([TranscriptLine(.error, error.message)])
         case .unreadableLine(let reason):
             return record([TranscriptLine(.error, "could not read a message from the server (\(reason))")])
         case .skippedUnknown(let part):
@@ -204,7 +208,9 @@ public struct PlayModel: Sendable {
             return answer(question == .rooms ? LobbyWords.rooms(list) : LobbyWords.people(list))
         case .stats(let statistics):
             return answer(LobbyWords.statistics(statistics))
-        case .welcome, .pong, .help, .history, .replay, .replayMoves, .leaderboard, .profile:
+        case .history, .replay, .replayMoves, .leaderboard, .profile:
+            return record(takeAnswerLine(message))
+        case .welcome, .pong, .help:
             return []
         }
     }

@@ -18,6 +18,8 @@ public struct PlayOptions: Sendable, Hashable {
     public var ignoresSavedSeat: Bool
     /// `--quiet`: no bell when the player's turn begins.
     public var isQuiet: Bool
+    /// How the name's password is had, to claim the name or prove it is the player's.
+    public var password = PasswordSource.none
 
     public init(endpoint: ServerEndpoint = ServerEndpoint(), name: String? = nil, room: String? = nil,
                 watch: String? = nil, rules: RuleChoices = RuleChoices(), savedSeats: SavedSeats? = nil,

@@ -42,6 +42,9 @@ public struct ScreenRenderer: Sendable {
     /// The terminal's size in character cells.
     public var rows: Int
     public var columns: Int
+    /// What the header and the hint line say on a screen that shows no live game (a replay); nil for
+    /// `pairs play`.
+    public var labels: ScreenLabels?
 
     public init(style: TextStyle, rows: Int = 24, columns: Int = 80) {
         self.style = style
@@ -71,7 +74,7 @@ public struct ScreenRenderer: Sendable {
         } else {
             middle = [fitted(lobbyStatus(model))]
         }
-        let footer = [fitted(FooterHint.line(for: model, columns: lineWidth), .dim)]
+        let footer = [fitted(labels?.hint ?? FooterHint.line(for: model, columns: lineWidth), .dim)]
         let notice = noticeLines(model)
 
         var free = pictureHeight - header.count - middle.count - footer.count
@@ -139,13 +142,18 @@ public struct ScreenRenderer: Sendable {
         } else if model.spectators > 0 {
             parts.append(("\(model.spectators) watching", true))
         }
-        switch model.link {
-        case .connecting: parts.append(("connecting to \(model.endpoint)", false))
-        case .connected: parts.append((style.paint("connected to \(model.endpoint)", .dim), true))
-        case .reconnecting(let attempt):
-            let tries = attempt > 0 ? " (attempt \(attempt))" : ""
-            parts.append((style.paint("connection lost, reconnecting\(tries)…", .bold, .yellow), false))
-        case .closed(let reason): parts.append((style.paint("disconnected: \(reason)", .bold, .red), false))
+        // A replay says which game and move instead of the connection.
+        if let labels {
+            parts.append((style.paint(labels.status, .bold), false))
+        } else {
+            switch model.link {
+            case .connecting: parts.append(("connecting to \(model.endpoint)", false))
+            case .connected: parts.append((style.paint("connected to \(model.endpoint)", .dim), true))
+            case .reconnecting(let attempt):
+                let tries = attempt > 0 ? " (attempt \(attempt))" : ""
+                parts.append((style.paint("connection lost, reconnecting\(tries)…", .bold, .yellow), false))
+            case .closed(let reason): parts.append((style.paint("disconnected: \(reason)", .bold, .red), false))
+            }
         }
         // Drop optional parts from the last until the line fits; cut it if even the rest does not.
         var kept = parts

@@ -2,8 +2,13 @@ import PairsWire
 
 /// What a `ClientSession` reports to its owner, on the session's queue.
 public enum SessionEvent: Sendable, Hashable {
-    /// The first connection is open and the server said `welcome`: time to `join` or `watch`.
+    /// The first connection is open and the server said `welcome` (to the `hello` of the session's name,
+    /// when it has one): time to `join` or `watch`.
     case ready(Welcome)
+    /// The server refused the session's name before `ready`: it belongs to someone (`name_taken`), the
+    /// password is wrong (`bad_password`), or the server keeps no names (`no_storage`). Nothing was joined;
+    /// the owner says hello again with a password (`ClientSession.sayHello(password:)`) or gives up.
+    case nameRefused(RequestError)
     /// A message from the server. The greeting of a reconnection is not among them; it becomes
     /// `.reconnected`.
     case message(ServerMessage)

@@ -27,6 +27,8 @@ final class TerminalScreen {
     }
 
     private var isActive = false
+    /// What a full draw writes on the line below the picture, where the cursor waits.
+    var prompt = "> "
     /// Lines of the picture drawn last: the prompt sits on the line below.
     private var drawnHeight = 0
 
@@ -55,7 +57,7 @@ final class TerminalScreen {
             out += "\u{1B}[\(index + 1);1H\(line)\u{1B}[0m\u{1B}[K"
         }
         if isFull {
-            out += "\u{1B}[\(lines.count + 1);1H\u{1B}[J> "
+            out += "\u{1B}[\(lines.count + 1);1H\u{1B}[J\(prompt)"
             drawnHeight = lines.count
             out += "\u{1B}[?25h"
         } else {

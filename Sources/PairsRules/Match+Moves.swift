@@ -70,13 +70,14 @@ extension Match {
     /// first game, then alternating (a solo player always starts). With a peek, every face is shown first.
     mutating func startGame(at now: Moment, into states: inout [PublicState]) {
         game += 1
+        let fixedStarter = fixedDeal == nil ? nil : self.fixedStarter
         cards = dealFaces().map { Card(face: $0, status: .down) }
         for seat in seats {
             players[seat.index]?.score = 0
             players[seat.index]?.wantsRematch = false
             players[seat.index]?.consecutiveTimeouts = 0
         }
-        let starter: Seat = game % 2 == 1 || rules.variant.seats == .one ? .first : .second
+        let starter: Seat = fixedStarter ?? (game % 2 == 1 || rules.variant.seats == .one ? .first : .second)
         if rules.variant.peekMilliseconds > 0 {
             stage = .peek(until: now.adding(milliseconds: Int64(rules.variant.peekMilliseconds)), starter: starter)
             emit(.peek, at: now, into: &states)

@@ -22,6 +22,8 @@ public struct Match: Sendable {
     var lastEvent: GameEvent?
     /// The board the next game deals instead of a shuffled one: a replay's deal.
     var fixedDeal: [Face]?
+    /// The seat that starts the game of `fixedDeal`: a replayed rematch started with whoever it started with.
+    var fixedStarter: Seat?
 
     /// Games started so far; 0 until the first one starts.
     public internal(set) var game = 0
@@ -40,10 +42,11 @@ public struct Match: Sendable {
         self.cards = Array(repeating: Card(face: Face(text: "", card: nil), status: .down), count: rules.cardCount)
     }
 
-    /// A match whose first game deals `deal` (faces in board order) rather than a shuffled board: the game of
-    /// a replay, played again. Nil when the deal is not a board of these rules (wrong size, or faces that
-    /// are not playing cards where the deck is).
-    public init?(rules: RuleSet, graceMilliseconds: Int64, deal: [String]) {
+    /// A match whose first game deals `deal` (faces in board order) rather than a shuffled board, and starts
+    /// with `starter` on turn: the game of a replay, played again (a room's later games start with either
+    /// seat). Nil when the deal is not a board of these rules (wrong size, or faces that are not playing
+    /// cards where the deck is).
+    public init?(rules: RuleSet, graceMilliseconds: Int64, deal: [String], starter: Seat = .first) {
         guard deal.count == rules.cardCount else { return nil }
         var faces: [Face] = []
         for text in deal {
@@ -56,6 +59,7 @@ public struct Match: Sendable {
         }
         self.init(rules: rules, graceMilliseconds: graceMilliseconds, seed: 0)
         fixedDeal = faces
+        fixedStarter = starter
     }
 
     // MARK: Queries

@@ -13,7 +13,7 @@ enum StoredGames {
             room: game.room,
             rules: StoredRules(json: RulesJSON.text(of: game.rules), ladder: RulesJSON.ladder(of: game.rules.variant)),
             players: game.players.map { PlayerRecord(name: $0.name, claimed: $0.claimed, score: $0.score) },
-            outcome: outcome(of: game.outcome),
+            outcome: outcome(of: game.outcome, seats: game.players.count),
             ending: ending(of: game.end),
             started: wallClock(game.started), ended: wallClock(game.ended), rated: game.isRated)
         let moves = game.moves.map { move in
@@ -22,9 +22,10 @@ enum StoredGames {
         return GameRecord(summary: summary, deal: game.deal, moves: moves)
     }
 
-    private static func outcome(of outcome: Outcome) -> GameOutcome {
+    private static func outcome(of outcome: Outcome, seats: Int) -> GameOutcome {
         switch outcome {
-        case .win(let seat): .won(seat: seat.index)
+        // A solo player's win is a cleared board: the store tells it from a two-player game's win by that.
+        case .win(let seat): seats == 1 ? .soloCleared : .won(seat: seat.index)
         case .draw: .draw
         case .loss: .soloLost
         }

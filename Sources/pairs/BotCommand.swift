@@ -1,3 +1,4 @@
+import PairsPolling
 import Dispatch
 #if canImport(Glibc)
 import Glibc
@@ -17,6 +18,7 @@ enum BotCommand {
       --strategy NAME    memory (remembers every card it has seen) or random (default memory)
       --think-ms MS      milliseconds to think before each flip, 0-\(BotConfiguration.maxThinkMilliseconds) (default \(BotConfiguration.standardThinkMilliseconds))
       --name, -n NAME    the bot's name, 24 characters at most (default bot-STRATEGY)
+    \(PasswordFlag.usage(column: 21))
       --seed N           seed the bot's own choices, to repeat a run
       --help             this help (so is -h with no host after it)
 
@@ -28,34 +30,67 @@ enum BotCommand {
     Exits 0 once its games are played, 1 if it cannot connect or loses the server, 2 on a bad option.
     """
 
-    static func run(_ arguments: [String]) -> Int32 {
-        let configuration: BotConfiguration
-        switch invocation(of: "bot", arguments, usage: usage, parse: parse) {
+    static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
+        let parsed: (configuration: BotConfiguration, password: PasswordSource)
+        let parseWithEnvironment = { (arguments: [String]) throws(UsageError) in try parse(arguments, environment: environment) }
+        switch invocation(of: "bot", arguments, usage: usage, parse: parseWithEnvironment) {
         case .exit(let status): return status
-        case .run(let parsed): configuration = parsed
+        case .run(let options): parsed = options
         }
+        let signals = SignalWatcher([SIGINT, SIGTERM])
         signal(SIGPIPE, SIG_IGN)
-        let runner = BotRunner(
-            configuration: configuration,
-            output: { StandardStream.writeLine($0) },
-            diagnostics: { StandardStream.writeErrorLine("pairs bot: \($0)") })
-        var signalSources: [DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN) // delivered to the source below instead
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-            source.setEventHandler { runner.stop() }
-            source.activate()
-            signalSources.append(source)
-        }
-        runner.start { outcome in
-            if !outcome.records.isEmpty { StandardStream.writeLine(total(outcome.records)) }
-            if let failure = outcome.failure {
-                StandardStream.writeErrorLine("pairs bot: \(failure)")
-                exit(1)
+        let launcher = Launcher(configuration: parsed.configuration)
+        signals.start(on: .main) { _ in launcher.stop() }
+        switch parsed.password {
+        case .none: launcher.start(password: nil)
+        case .given(let password): launcher.start(password: password)
+        case .ask:
+            PasswordPrompt.ask("password for \(parsed.configuration.name): ", queue: .main) { password in
+                guard let password else {
+                    StandardStream.writeErrorLine("pairs bot: no password: the input ended before one was given")
+                    exit(1)
+                }
+                launcher.start(password: password)
             }
-            exit(0)
         }
-        withExtendedLifetime((runner, signalSources)) { dispatchMain() }
+        withExtendedLifetime(launcher) { dispatchMain() }
+    }
+
+    /// Starts the runner once the password is known, and stops it (or, while the password is being asked
+    /// for, the program) on a signal. Lives on the main queue: that is the `@unchecked Sendable` promise.
+    private final class Launcher: @unchecked Sendable {
+        let configuration: BotConfiguration
+        private var runner: BotRunner?
+
+        init(configuration: BotConfiguration) {
+            self.configuration = configuration
+        }
+
+        func start(password: String?) {
+            var configuration = configuration
+            configuration.password = password
+            let runner = BotRunner(
+                configuration: configuration,
+                output: { StandardStream.writeLine($0) },
+                diagnostics: { StandardStream.writeErrorLine("pairs bot: \($0)") })
+            self.runner = runner
+            runner.start { outcome in
+                if !outcome.records.isEmpty { StandardStream.writeLine(total(outcome.records)) }
+                if let failure = outcome.failure {
+                    StandardStream.writeErrorLine("pairs bot: \(failure)")
+                    exit(1)
+                }
+                exit(0)
+            }
+        }
+
+        func stop() {
+            guard let runner else {
+                TerminalInputMode.restore()
+                exit(130)
+            }
+            runner.stop()
+        }
     }
 
     /// "total: 10 games, 6 won, 3 lost, 1 drawn" (or "1 game").
@@ -66,10 +101,12 @@ enum BotCommand {
         return "total: \(records.count) game\(records.count == 1 ? "" : "s"), \(won) won, \(lost) lost, \(drawn) drawn"
     }
 
-    static func parse(_ arguments: [String]) throws(UsageError) -> BotConfiguration {
+    static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError)
+        -> (configuration: BotConfiguration, password: PasswordSource) {
+        try PasswordFlag.check(arguments)
         let flags = try Flags(arguments, known: Set(["host", "port", "room", "games", "strategy", "think-ms", "name", "seed"])
-                                .union(RuleFlags.names), switches: RuleFlags.switches)
-        return BotConfiguration(
+                                .union(RuleFlags.names), switches: RuleFlags.switches.union(["password"]))
+        let configuration = BotConfiguration(
             endpoint: try flags.endpoint(),
             room: try flags.room("room"),
             rules: try flags.ruleChoices(),
@@ -79,5 +116,6 @@ enum BotCommand {
                 ?? BotConfiguration.standardThinkMilliseconds,
             name: try flags.playerName(),
             seed: try flags.seed())
+        return (configuration, PasswordFlag.source(flags, environment: environment))
     }
 }

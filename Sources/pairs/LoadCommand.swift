@@ -1,3 +1,4 @@
+import PairsPolling
 import Dispatch
 #if canImport(Glibc)
 import Glibc
@@ -57,6 +58,7 @@ enum LoadCommand {
         case .exit(let status): return status
         case .run(let configuration): parsed = configuration
         }
+        let signals = SignalWatcher([SIGINT, SIGTERM])
         signal(SIGPIPE, SIG_IGN)
         let runner: LoadRunner
         do {
@@ -65,19 +67,12 @@ enum LoadCommand {
             printError("pairs load: \(error)")
             return 1
         }
-        var signalSources: [DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN) // delivered to the source below instead
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-            // The first signal ends the run and still prints the report; a second one exits at once.
-            nonisolated(unsafe) var stopping = false
-            source.setEventHandler {
-                if stopping { exit(130) }
-                stopping = true
-                runner.stop()
-            }
-            source.activate()
-            signalSources.append(source)
+        // The first signal ends the run and still prints the report; a second one exits at once.
+        var stopping = false
+        signals.start(on: .main) { _ in
+            if stopping { exit(130) }
+            stopping = true
+            runner.stop()
         }
         let json = parsed.json
         runner.start(progress: { StandardStream.writeErrorLine("pairs load: \($0)") }) { report in
@@ -93,7 +88,7 @@ enum LoadCommand {
             }
             exit(0)
         }
-        withExtendedLifetime((runner, signalSources)) { dispatchMain() }
+        withExtendedLifetime(runner) { dispatchMain() }
     }
 
     static func parse(_ arguments: [String]) throws(UsageError) -> (configuration: LoadConfiguration, json: Bool) {

@@ -1,3 +1,4 @@
+import PairsPolling
 import Dispatch
 #if canImport(Glibc)
 import Glibc
@@ -17,18 +18,21 @@ enum PlayCommand {
       --watch ROOM     watch ROOM instead of playing
       --new            take a new seat even if this command's seat from an earlier run is still held
       --quiet          no bell when your turn begins
+    \(PasswordFlag.usage(column: 19))
       --help           this help (so is -h with no host after it)
 
     \(RuleFlags.usage(heading: "  The room's rules, if you create it (default: the server's):"))
 
     Type a card number and Enter to flip it; /list, /who, /stats, /say TEXT, /rematch, /leave, /quit,
-    /help. During a game, /quit, /leave, Ctrl-C and Ctrl-D ask before leaving, since leaving forfeits.
+    /help; /history, /top and /profile NAME show the server's finished games, leaderboard and a player's
+    record. A name that belongs to someone asks for its password. During a game, /quit, /leave, Ctrl-C
+    and Ctrl-D ask before leaving, since leaving forfeits.
     While you hold a seat, its resume token is kept in $XDG_STATE_HOME/pairs (or ~/.local/state/pairs):
     if pairs play is killed or its terminal closes, the same command takes the seat back while the
     server still holds it.
     On a terminal the board is redrawn in place (NO_COLOR=1 turns the colors off); otherwise
-    one line is printed per event. Exits 1 if it cannot connect (or, printing plain lines, if the server
-    refuses the room asked for), 2 on a bad option.
+    one line is printed per event. Exits 1 if it cannot connect or the name is refused (or, printing plain
+    lines, if the server refuses the room asked for), 2 on a bad option.
     """
 
     static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
@@ -38,7 +42,9 @@ enum PlayCommand {
         case .exit(let status): return status
         case .run(let parsed): options = parsed
         }
-        let controller = PlayController(options: options, display: PlayController.standardDisplay(environment: environment))
+        let display = PlayController.standardDisplay(environment: environment)
+        let signals = SignalWatcher(PlayController.signals(for: display))
+        let controller = PlayController(options: options, display: display, signals: signals)
         controller.start { status in exit(status) }
         // The controller's handlers refer to it without owning it; this keeps it for the life of the process.
         withExtendedLifetime(controller) { dispatchMain() }
@@ -47,15 +53,16 @@ enum PlayCommand {
     /// The environment variables `pairs play` looks at.
     static func environment() -> [String: String] {
         var values: [String: String] = [:]
-        for name in ["NO_COLOR", "TERM", "USER", "LOGNAME", "XDG_STATE_HOME", "HOME"] {
+        for name in ["NO_COLOR", "TERM", "USER", "LOGNAME", "XDG_STATE_HOME", "HOME", PasswordFlag.variable] {
             if let value = getenv(name) { values[name] = String(cString: value) }
         }
         return values
     }
 
     static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> PlayOptions {
+        try PasswordFlag.check(arguments)
         let flags = try Flags(arguments, known: Set(["host", "port", "name", "room", "watch"]).union(RuleFlags.names),
-                              switches: Set(["new", "quiet"]).union(RuleFlags.switches))
+                              switches: Set(["new", "quiet", "password"]).union(RuleFlags.switches))
         var options = PlayOptions(endpoint: try flags.endpoint())
         options.room = try flags.room("room")
         options.watch = try flags.room("watch")
@@ -68,6 +75,8 @@ enum PlayCommand {
         options.ignoresSavedSeat = flags.isSet("new")
         if options.watch != nil, options.ignoresSavedSeat { throw UsageError("--new is for playing, not watching") }
         options.isQuiet = flags.isSet("quiet")
+        options.password = PasswordFlag.source(flags, environment: environment)
+        if options.password != .none, options.name == nil { throw UsageError("a password goes with a name: --name NAME") }
         return options
     }
 }

@@ -9,10 +9,14 @@ let usage = """
 usage: pairs <command> [options]
 
 commands:
-  serve     run the match server
-  play      play in the terminal
-  bot       run a scripted player
-  load      drive a server with many games at once
+  serve        run the match server
+  play         play in the terminal
+  bot          run a scripted player
+  load         drive a server with many games at once
+  history      the finished games a server keeps
+  leaderboard  the best players of a ladder (also: top)
+  profile      a name's ratings, totals and last games
+  replay       a finished game again, move by move
 
   pairs <command> --help   options of one command
   pairs --version          print the version
@@ -30,9 +34,17 @@ case "serve":
 case "play":
     exit(PlayCommand.run(rest, environment: PlayCommand.environment()))
 case "bot":
-    exit(BotCommand.run(rest))
+    exit(BotCommand.run(rest, environment: PlayCommand.environment()))
 case "load":
     exit(LoadCommand.run(rest))
+case "history":
+    exit(HistoryCommand.run(rest))
+case "leaderboard", "top":
+    exit(LeaderboardCommand.run(rest))
+case "profile":
+    exit(ProfileCommand.run(rest))
+case "replay":
+    exit(ReplayCommand.run(rest, environment: PlayCommand.environment()))
 case nil:
     printError(usage)
     exit(2)

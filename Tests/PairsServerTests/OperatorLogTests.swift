@@ -84,7 +84,7 @@ struct OperatorLogTests {
         defer { server.terminate() }
         let pid = server.process.processIdentifier
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "\(pid)\n")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["pairs.pid"], "no temporary file left")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["pairs.pid"], "no temporary file left")
         if replacedByAnotherServer { try "999999\n".write(toFile: path, atomically: true, encoding: .utf8) }
         kill(pid, SIGTERM)
         #expect(server.waitForExit(within: Self.exitBound) == 0)

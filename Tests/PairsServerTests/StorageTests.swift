@@ -5,6 +5,7 @@ import Glibc
 import PairsRules
 @testable import PairsServer
 import PairsStorage
+import PairsTestSupport
 import PairsWire
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 @testable import PairsStorage
+import PairsTestSupport
 import Testing
 
 @Test("a recorded game reads back field by field, awkward faces and every kind of move included")

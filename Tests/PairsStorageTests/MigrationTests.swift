@@ -1,4 +1,5 @@
 @testable import PairsStorage
+import PairsTestSupport
 import Testing
 
 /// Schema version 1 as the first release wrote it, frozen here: a migration test must start from what old

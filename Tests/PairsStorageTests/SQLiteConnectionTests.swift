@@ -1,4 +1,5 @@
 @testable import PairsStorage
+import PairsTestSupport
 import Testing
 
 /// A connection to a new database in `directory`, with one table to play with.

@@ -1,32 +1,7 @@
 import Foundation
 @testable import PairsStorage
+import PairsTestSupport
 import Synchronization
-
-/// A fresh directory under the system's temporary directory, removed with everything in it when the test
-/// lets go of it.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("pairs-storage-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        path = url.path
-    }
-
-    deinit {
-        // Make anything a test write-protected writable again, or it could not be removed.
-        if let walker = FileManager.default.enumerator(atPath: path) {
-            for case let relative as String in walker {
-                chmod(path + "/" + relative, 0o700)
-            }
-        }
-        chmod(path, 0o700)
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    /// The path of `name` inside the directory.
-    func file(_ name: String) -> String { path + "/" + name }
-}
 
 /// Collects what a store reports through its failure callback.
 final class FailureLog: Sendable {

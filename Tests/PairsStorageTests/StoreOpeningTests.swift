@@ -1,5 +1,6 @@
 import Foundation
 @testable import PairsStorage
+import PairsTestSupport
 import Testing
 
 /// The error opening `path` fails with, or nil when it opens.

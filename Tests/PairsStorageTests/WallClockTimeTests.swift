@@ -1,4 +1,5 @@
 @testable import PairsStorage
+import PairsTestSupport
 import Testing
 
 @Test("ISO 8601 dates agree with SQLite's own date functions across four centuries, leap days included")

@@ -4,7 +4,7 @@ import Testing
 
 /// A game summary as long as a summary gets: the longest names cleaning allows, the widest numbers, every rule
 /// away from the classic game's so the rules object is written in full.
-private func heavyGame(_ number: Int64) -> FinishedGameSummary {
+func heavyGame(_ number: Int64) -> FinishedGameSummary {
     FinishedGameSummary(
         game: number, room: String(repeating: "r", count: RoomName.maxLength),
         rules: RuleSet(variant: Variant(seats: .two, setSize: .triple, deck: .cards,
@@ -17,7 +17,7 @@ private func heavyGame(_ number: Int64) -> FinishedGameSummary {
 }
 
 /// Every line's bytes, checked against the limit, and the messages they decode to.
-private func sentLines(_ message: ServerMessage) throws -> [ServerMessage] {
+func sentLines(_ message: ServerMessage) throws -> [ServerMessage] {
     try LongAnswers.lines(message).map { line in
         let bytes = ServerMessageEncoder.encode(line)
         #expect(bytes.count - 1 <= LineFramer.maxLineBytes, "a line of \(bytes.count - 1) bytes")

@@ -16,6 +16,9 @@ Run it next to a server (`pairs serve`):
 
     python3 pairs_bot.py --room kitchen --games 3 --strategy memory
 
+With --password (asked without showing it, or read from PAIRS_PASSWORD) it claims its name or proves it
+is its own, so its games count on the ladders: only games between claimed names are rated.
+
 Exit status: 0 once the games are played, 1 if it cannot connect or the server goes away, 2 on a bad option.
 
 It reads only what protocol.md promises, so it plays against any server that follows it: an event may be
@@ -24,6 +27,8 @@ not know are skipped, as protocol.md asks (the first such type or kind is mentio
 """
 
 import argparse
+import getpass
+import os
 import json
 import random
 import select
@@ -332,6 +337,7 @@ class Bot:
     def __init__(self, args):
         self.args = args
         self.name = args.name or "py-" + args.strategy
+        self.password = None
         self.choose = STRATEGIES[args.strategy]
         self.rng = random.Random(args.seed)
         self.memory = Memory()
@@ -422,7 +428,13 @@ class Bot:
         if kind not in KNOWN_TYPES:
             self.skipped_unknown("message type", kind)
         if kind == "welcome" and "id" not in message:
-            self.send({"type": "hello", "name": self.name, "protocol": PROTOCOL_VERSION})
+            hello = {"type": "hello", "name": self.name, "protocol": PROTOCOL_VERSION}
+            if self.password is not None:
+                hello["password"] = self.password
+            self.hello_id = self.send(hello)
+        elif kind == "welcome" and message.get("id") == getattr(self, "hello_id", None):
+            # Joined only once the name is set: a claimed name may be refused, and the bot must not sit
+            # down under another one.
             join = dict({"type": "join"}, **rule_choices(self.args))
             if self.args.room:
                 join["room"] = self.args.room
@@ -502,6 +514,9 @@ class Bot:
         return 0 <= card < len(cards) and cards[card]["state"] != "down"
 
     def refused(self, error):
+        if error.get("id") == getattr(self, "hello_id", None):
+            hint = " (--password asks for it, or set PAIRS_PASSWORD)" if error.get("code") == "name_taken" else ""
+            fail("%s%s" % (error.get("message"), hint))
         if error.get("id") == getattr(self, "join_id", None) and self.seat is None:
             fail("cannot join: %s" % error.get("message"))
         if self.pending_flip is None or error.get("id") != self.pending_flip[0]:
@@ -579,6 +594,19 @@ def boolean(text):
     return text == "true"
 
 
+def read_password(prompt):
+    """The password, without showing it on a terminal; from a pipe, its first line."""
+    try:
+        if sys.stdin.isatty():
+            return getpass.getpass(prompt)
+        line = sys.stdin.readline()
+    except (EOFError, KeyboardInterrupt):
+        fail("no password given")
+    if not line:
+        fail("no password: the input ended before one was given")
+    return line.rstrip("\r\n")
+
+
 def fail(reason):
     print("pairs_bot.py: " + reason, file=sys.stderr, flush=True)
     sys.exit(1)
@@ -594,6 +622,9 @@ def main():
     parser.add_argument("--name", help="the bot's name (default py-STRATEGY)")
     parser.add_argument("--think-ms", type=int, default=600, help="milliseconds to think before each flip (default 600)")
     parser.add_argument("--seed", type=int, help="seed the bot's choices, to repeat a run")
+    parser.add_argument("--password", action="store_true",
+                        help="claim the name (or prove it is the bot's) with a password, asked for without showing "
+                             "it; only games between claimed names are rated. Scripts set PAIRS_PASSWORD instead")
     rules = parser.add_argument_group("the room's rules, if the bot creates it (default: the server's)")
     rules.add_argument("--solo", action="store_true", help="one player against the board (same as --seats 1)")
     rules.add_argument("--seats", type=ranged(1, 2), help="1 (solo) or 2 players")
@@ -620,6 +651,9 @@ def main():
     if args.scoring != "matchismo" and any(cost is not None for cost in costs):
         parser.error("--flip-cost, --mismatch-penalty and --match-bonus go with --scoring matchismo")
     bot = Bot(args)
+    bot.password = os.environ.get("PAIRS_PASSWORD") or None
+    if bot.password is None and args.password:
+        bot.password = read_password("password for %s: " % bot.name)
     try:
         bot.run()
     except KeyboardInterrupt:
