@@ -48,7 +48,7 @@ extension Server {
     /// Greets, as line connections, the connections whose welcome wait is over without a first byte that
     /// decided their framing: what they sent meanwhile, if anything, starts their first line.
     func endWelcomeWaits(at now: Moment) {
-        while let connection = welcomeWaits.popDue(at: now) {
+        while let connection = welcomeWaits.popDue(at: now) ?? pageVisitorWelcomeWaits.popDue(at: now) {
             guard case .sniffing(let first) = connection.framing else { continue }
             greet(connection, as: .lines(LineFramer()), peer: first.peer, at: now)
             if !first.bytes.isEmpty {
@@ -95,6 +95,7 @@ extension Server {
         switch WebRoute(path: request.path) {
         case .page:
             response = ClientPage.response(to: request)
+            if let address = try? SocketAddress(peerOf: connection.fd) { pageVisitors.record(address.host, at: now) }
         case .statistics:
             // The `stats` message, without the newline that ends it as a line.
             response = .json(ServerMessageEncoder.encode(.stats(currentStatistics(at: now))).dropLast())

@@ -69,7 +69,7 @@ public final class Server: @unchecked Sendable {
     /// sends its request the moment it connects, so 100 ms covers a busy LAN many times over, and a person
     /// in netcat who types nothing sees no pause. A first byte that cannot start a request line (every
     /// bot's `{`, every text command's lower-case letter) ends the wait at once.
-    static let welcomeWaitMilliseconds: Int64 = 100
+    public static let welcomeWaitMilliseconds: Int64 = 100
 
     public let configuration: ServerConfiguration
     let queue = DispatchQueue(label: "pairs.server")
@@ -97,8 +97,13 @@ public final class Server: @unchecked Sendable {
     /// Connections whose write failed during the current event: their last input is read once the event is
     /// over, never in the middle of reading another message.
     private var failures: [Connection] = []
-    /// Connections whose welcome waits for their first bytes, oldest first.
+    /// Connections whose welcome waits for their first bytes, oldest first: the usual short wait
+    /// (`welcomeWaitMilliseconds`), and the long one of connections from addresses that loaded the page
+    /// lately (`pageVisitors`). The waits of one list are all as long, so each stays in deadline order.
     var welcomeWaits = WelcomeWaits()
+    var pageVisitorWelcomeWaits = WelcomeWaits()
+    /// The addresses that loaded the client page lately.
+    var pageVisitors = PageVisitors()
     /// The last lines framed for a WebSocket, with their frames: a state goes to every member of a room as
     /// one array, so it is framed once however many of them use WebSockets. Holding `lines` keeps its
     /// storage alive, so an array with the same storage is the same array.
@@ -299,16 +304,18 @@ public final class Server: @unchecked Sendable {
                 refuse(fd)
                 continue
             }
-            admit(fd, peer: SocketAddress(storage: storage, length: length).description)
+            admit(fd, address: SocketAddress(storage: storage, length: length))
         }
     }
 
     /// Takes a connection in. The lobby hears of it once its first bytes (or the end of the welcome wait)
     /// have said it speaks lines, or once it has become a WebSocket.
-    private func admit(_ fd: Int32, peer: String) {
+    private func admit(_ fd: Int32, address: SocketAddress) {
         let id = ConnectionID(nextConnectionNumber)
         nextConnectionNumber += 1
-        let deadline = MonotonicClock.now().adding(milliseconds: Self.welcomeWaitMilliseconds)
+        let host = address.host
+        let peer = SocketAddress.describe(host: host, port: address.port)
+        let now = MonotonicClock.now()
         let connection = Connection(id: id, fd: fd, framing: .sniffing(Framing.FirstBytes(peer: peer)))
         guard let poller = loop?.poller, connection.watch(with: poller) else {
             log.write(.warning, .unwatchable(id, peer: peer, error: String(cString: strerror(errno))))
@@ -317,7 +324,11 @@ public final class Server: @unchecked Sendable {
         }
         sockets[fd] = connection
         connections[id] = connection
-        welcomeWaits.append(connection, until: deadline)
+        if pageVisitors.loadedThePageRecently(host, at: now) {
+            pageVisitorWelcomeWaits.append(connection, until: now.adding(milliseconds: configuration.pageVisitorWelcomeWaitMilliseconds))
+        } else {
+            welcomeWaits.append(connection, until: now.adding(milliseconds: Self.welcomeWaitMilliseconds))
+        }
     }
 
     /// Tells a connection over the limit why it is turned away, and closes it.
@@ -712,11 +723,16 @@ public final class Server: @unchecked Sendable {
     /// of a welcome wait, when that changed. Runs after every batch, so a wait ends within a batch of its
     /// deadline on a busy server, and by the timer on a quiet one.
     private func armLobbyTimer() {
-        if !welcomeWaits.isEmpty { endWelcomeWaits(at: MonotonicClock.now()) }
-        switch (lobby.nextDeadline, welcomeWaits.nextDeadline()) {
-        case (let lobbyDeadline?, let welcome?): lobbyTimer?.arm(at: min(lobbyDeadline, welcome))
-        case (let lobbyDeadline, let welcome): lobbyTimer?.arm(at: lobbyDeadline ?? welcome)
-        }
+        if !welcomeWaits.isEmpty || !pageVisitorWelcomeWaits.isEmpty { endWelcomeWaits(at: MonotonicClock.now()) }
+        let welcome = earliest(welcomeWaits.nextDeadline(), pageVisitorWelcomeWaits.nextDeadline())
+        lobbyTimer?.arm(at: earliest(lobby.nextDeadline, welcome))
+    }
+
+    /// The earlier of two deadlines, either of which may be unset (runs after every batch, so no array).
+    private func earliest(_ first: Moment?, _ second: Moment?) -> Moment? {
+        guard let first else { return second }
+        guard let second else { return first }
+        return min(first, second)
     }
 
     func currentStatistics(at now: Moment) -> ServerStatistics {

@@ -290,6 +290,12 @@ final class TestClient {
         }
     }
 
+    /// Whether the server has sent anything not yet read (or closed), looking without waiting.
+    func hasUnreadBytes() -> Bool {
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&poller, 1, 0) > 0
+    }
+
     /// Reads what the socket has, waiting at most `seconds` for something; nil when nothing came or the
     /// server closed (which `isClosedByServer` and `wasReset` then say).
     private func readChunk(waitingAtMost seconds: Double) -> [UInt8]? {

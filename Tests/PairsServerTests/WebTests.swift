@@ -184,6 +184,34 @@ struct SniffTests {
         _ = try client.waitFor("pong") { $0 == .pong(id: .integer(1)) }
     }
 
+    @Test("""
+        a silent connection from an address that loaded the page waits longer for welcome, so a browser's \
+        socket opened ahead of need reads HTTP when it sends its request; speaking first still decides at once
+        """)
+    func pageVisitorsWaitLonger() throws {
+        let server = try startServer { $0.pageVisitorWelcomeWaitMilliseconds = 3_000 }
+        defer { server.stop() }
+        let beforeThePage = try TestClient(port: server.port)
+        try beforeThePage.readWelcome()
+        #expect(try exchange(get("/"), with: server).status == 200)
+
+        let preconnected = try TestClient(port: server.port)
+        let silent = try TestClient(port: server.port)
+        let bot = try TestClient(port: server.port)
+        bot.send(#"{"type":"ping","id":7}"#)
+        try bot.readWelcome()
+        #expect(try bot.next() == .pong(id: .integer(7)))
+        // Well past the usual wait, after which a browser's socket used to read `welcome` first.
+        Thread.sleep(forTimeInterval: Double(Server.welcomeWaitMilliseconds) / 1000 * 5)
+        preconnected.sendRaw(Array(get("/").utf8))
+        let bytes = try preconnected.readToEnd()
+        #expect(HTTPReply(bytes, answering: Array(get("/").utf8))?.status == 200,
+                "not an HTTP response: \(String(decoding: bytes.prefix(80), as: UTF8.self).debugDescription)")
+        #expect(!silent.hasUnreadBytes(), "welcome came before the longer wait was over")
+        // The wait is bounded: a person in netcat on that machine is welcomed in the end.
+        #expect(try silent.readWelcome(within: 10).hint.contains("join"))
+    }
+
     @Test("a bot that speaks first gets welcome first, then its answer")
     func botSpeakingFirst() throws {
         let server = try startServer()
