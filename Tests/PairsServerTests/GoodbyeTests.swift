@@ -6,9 +6,10 @@ import PairsLobby
 import PairsRules
 @testable import PairsServer
 import PairsWire
+import PairsTestSupport
 import Testing
 
-@Suite("Goodbyes that arrive")
+@Suite("Goodbyes that arrive", .ownThread)
 struct GoodbyeTests {
     @Test("a client that floods 20,000 pings in one write reads rate_limited and bye flooding, then an orderly end, not a reset")
     func floodGetsItsGoodbye() throws {
