@@ -4,9 +4,10 @@ import PairsRules
 import PairsServer
 import PairsTestSupport
 import PairsWire
+import PairsTestSupport
 import Testing
 
-@Suite("Protection against bad clients")
+@Suite("Protection against bad clients", .ownThread)
 struct BadClientTests {
     @Test("every refused request gets its error code and id, and the connection keeps working", arguments: [
         (#"{"type":"flip","card":-1,"id":1}"#, ErrorCode.badCard, RequestID?.some(.integer(1))),

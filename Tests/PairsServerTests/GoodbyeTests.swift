@@ -7,9 +7,10 @@ import PairsRules
 @testable import PairsServer
 import PairsTestSupport
 import PairsWire
+import PairsTestSupport
 import Testing
 
-@Suite("Goodbyes that arrive")
+@Suite("Goodbyes that arrive", .ownThread)
 struct GoodbyeTests {
     @Test("a client that floods 20,000 pings in one write reads rate_limited and bye flooding, then an orderly end, not a reset",
           arguments: [TestClient.Transport.lines, .webSocket])

@@ -2,9 +2,10 @@ import Foundation
 import PairsRules
 import PairsServer
 import PairsWire
+import PairsTestSupport
 import Testing
 
-@Suite("Lobby, rooms and resume")
+@Suite("Lobby, rooms and resume", .ownThread)
 struct LobbyTests {
     @Test("quick match pairs the next two players into a new room, never a player with itself")
     func quickMatchPairsTwo() throws {

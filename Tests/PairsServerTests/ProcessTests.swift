@@ -3,9 +3,10 @@ import Foundation
 import Glibc
 #endif
 import PairsWire
+import PairsTestSupport
 import Testing
 
-@Suite("The pairs serve process")
+@Suite("The pairs serve process", .ownThread)
 struct ProcessTests {
     @Test("SIGTERM, SIGINT and SIGHUP (a dropped SSH session) say bye shutdown to every client, and the process exits 0 within two seconds",
           arguments: [SIGTERM, SIGINT, SIGHUP])

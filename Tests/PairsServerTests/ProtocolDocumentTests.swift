@@ -110,7 +110,7 @@ private final class Terminal {
     }
 }
 
-@Test("protocol.md's transcripts are exact: replaying what their clients sent against pairs serve gives every line they show",
+@Test("protocol.md's transcripts are exact: replaying what their clients sent against pairs serve gives every line they show", .ownThread,
       arguments: try transcripts())
 func protocolTranscriptsAreExact(transcript: Transcript) throws {
     #expect(transcript.flags.contains("--seed"), "a transcript names the server it was made with")
@@ -147,7 +147,7 @@ func protocolTranscriptsAreExact(transcript: Transcript) throws {
     }
 }
 
-@Test("protocol.md has its four transcripts: the classic session, a solo game against the clock, a three-card Matchismo turn, and the history")
+@Test("protocol.md has its four transcripts: the classic session, a solo game against the clock, a three-card Matchismo turn, and the history", .ownThread)
 func protocolHasItsTranscripts() throws {
     let all = try transcripts()
     #expect(all.count == 4)
