@@ -31,28 +31,28 @@ let package = Package(
         .target(name: "PairsWeb", resources: [.embedInCode("Page/client.html")]),
         // The TCP transport: sockets, the epoll set, Dispatch queues and timers, output buffers and goodbyes.
         // Carries out what the lobby decides.
-        .target(name: "PairsServer", dependencies: ["PairsLobby", "PairsRules", "PairsWire", "PairsPolling", "PairsStorage"]),
+        .target(name: "PairsServer", dependencies: ["PairsLobby", "PairsRules", "PairsWire", "PairsPolling", "PairsStorage", "PairsWeb"]),
         // How a bot decides, as pure code: what it knows of the board, the sets faces make, the turn planner,
         // the strategies' names. Shared by the bundled bots and the load generator; knows no message.
         .target(name: "PairsBots", dependencies: ["PairsRules"]),
         // The bundled clients: a client connection, bots and their strategies, the terminal player.
         .target(name: "PairsClient", dependencies: ["PairsRules", "PairsWire", "PairsPolling", "PairsBots"]),
         // The load generator: thousands of bot games over real TCP from one process, on one epoll set.
-        .target(name: "PairsLoad", dependencies: ["PairsBots", "PairsWire", "PairsRules", "PairsPolling"]),
+        .target(name: "PairsLoad", dependencies: ["PairsBots", "PairsWire", "PairsRules", "PairsPolling", "PairsWeb"]),
         // The one executable: a thin command-line front over the modules above.
-        .executableTarget(name: "pairs", dependencies: ["PairsRules", "PairsWire", "PairsLobby", "PairsServer", "PairsStorage", "PairsBots", "PairsClient", "PairsLoad"]),
+        .executableTarget(name: "pairs", dependencies: ["PairsRules", "PairsWire", "PairsLobby", "PairsPolling", "PairsServer", "PairsStorage", "PairsBots", "PairsClient", "PairsLoad"]),
 
         // Helpers shared by the test targets (seeded games played with the real rules, finding the built
-        // binary and the tools CI installs); not shipped.
-        .target(name: "PairsTestSupport", dependencies: ["PairsRules", "PairsWire"], path: "Tests/PairsTestSupport"),
+        // binary and the tools CI installs, a WebSocket client and the Autobahn cases); not shipped.
+        .target(name: "PairsTestSupport", dependencies: ["PairsRules", "PairsWire", "PairsWeb"], path: "Tests/PairsTestSupport"),
         .testTarget(name: "PairsRulesTests", dependencies: ["PairsRules"]),
         .testTarget(name: "PairsBotsTests", dependencies: ["PairsBots", "PairsRules"]),
-        .testTarget(name: "PairsPollingTests", dependencies: ["PairsPolling", "PairsRules"]),
+        .testTarget(name: "PairsPollingTests", dependencies: ["PairsPolling", "PairsRules", "PairsTestSupport"]),
         .testTarget(name: "PairsStorageTests", dependencies: ["PairsStorage", "CSQLite", "PairsTestSupport"]),
         .testTarget(name: "PairsWireTests", dependencies: ["PairsWire", "PairsRules", "PairsTestSupport"]),
         .testTarget(name: "PairsWebTests", dependencies: ["PairsWeb", "PairsRules", "PairsTestSupport"]),
         .testTarget(name: "PairsLobbyTests", dependencies: ["PairsLobby", "PairsWire", "PairsRules", "PairsTestSupport"]),
-        .testTarget(name: "PairsServerTests", dependencies: ["PairsServer", "PairsLobby", "PairsStorage", "PairsWire", "PairsRules", "PairsTestSupport"]),
+        .testTarget(name: "PairsServerTests", dependencies: ["PairsServer", "PairsLobby", "PairsStorage", "PairsWire", "PairsRules", "PairsWeb", "PairsTestSupport"]),
         .testTarget(name: "PairsClientTests", dependencies: ["PairsClient", "PairsBots", "PairsServer", "PairsLobby", "PairsWire", "PairsRules", "PairsTestSupport"]),
         .testTarget(name: "PairsLoadTests", dependencies: ["PairsLoad", "PairsBots", "PairsServer", "PairsLobby", "PairsClient", "PairsWire", "PairsRules", "PairsTestSupport"]),
     ]

@@ -1,9 +1,5 @@
 import PairsRules
 @testable import PairsWire
-#if canImport(PairsClient)
-// Where RequestEncoder lives while it is a client's job; Fuzz/run builds just that file as PairsClient.
-import PairsClient
-#endif
 
 // What must hold of whatever the request decoder makes of a line: shared by the request decoder's target
 // and the text command parser's.
@@ -26,25 +22,31 @@ func checkDecodedRequest(_ request: Request, line: some Sequence<UInt8>) {
         check(id.utf8.count <= RequestID.maxStringBytes, "\(shown(line)): an id of \(id.utf8.count) bytes")
     }
     switch request.message {
-    case .hello(let name):
+    case .hello(let name, let password):
         checkCleaned(name, maxCharacters: TextCleaner.maxNameCharacters, maxBytes: TextCleaner.maxNameBytes, line: line)
+        if let password {
+            check(!password.isEmpty && password.utf8.count <= StorageLimits.maxPasswordBytes,
+                  "\(shown(line)): a password of \(password.utf8.count) bytes")
+        }
     case .say(let text):
         checkCleaned(text, maxCharacters: TextCleaner.maxChatCharacters, maxBytes: TextCleaner.maxChatBytes, line: line)
     case .join(let join):
         check(join.room.map(RoomName.isValid) ?? true, "\(shown(line)): joins an invalid room")
-        let rules = join.rules
-        check(rules.pairs.map(RuleSet.pairsLimits.contains) ?? true, "\(shown(line)): pairs out of range")
-        check(rules.turnSeconds.map(RuleSet.turnSecondsRange.contains) ?? true, "\(shown(line)): turn_seconds out of range")
-        check(rules.revealMilliseconds.map(RuleSet.revealMillisecondsRange.contains) ?? true,
-              "\(shown(line)): reveal_ms out of range")
-        check(rules.gameSeconds.map(Variant.gameSecondsRange.contains) ?? true, "\(shown(line)): game_seconds out of range")
-        check(rules.peekMilliseconds.map(Variant.peekMillisecondsRange.contains) ?? true, "\(shown(line)): peek_ms out of range")
-        for cost in [rules.flipCost, rules.mismatchPenalty, rules.matchBonus] {
-            check(cost.map(MatchismoCosts.range.contains) ?? true, "\(shown(line)): a Matchismo constant out of range")
-        }
+        checkInRange(join.rules, line: line)
     case .watch(let room):
         check(RoomName.isValid(room), "\(shown(line)): watches an invalid room")
-    case .flip, .resume, .leave, .rematch, .list, .ping, .stats, .help, .quit:
+    case .history(let query):
+        if let name = query.name {
+            checkCleaned(name, maxCharacters: TextCleaner.maxNameCharacters, maxBytes: TextCleaner.maxNameBytes, line: line)
+        }
+        if let rules = query.rules { checkInRange(rules, line: line) }
+        check(query.limit.map(StorageLimits.limitRange.contains) ?? true, "\(shown(line)): history limit out of range")
+    case .leaderboard(let query):
+        if let rules = query.rules { checkInRange(rules, line: line) }
+        check(query.limit.map(StorageLimits.limitRange.contains) ?? true, "\(shown(line)): leaderboard limit out of range")
+    case .profile(let name):
+        checkCleaned(name, maxCharacters: TextCleaner.maxNameCharacters, maxBytes: TextCleaner.maxNameBytes, line: line)
+    case .flip, .resume, .leave, .rematch, .list, .ping, .stats, .help, .quit, .replay:
         break
     }
     let encoded = RequestEncoder.encode(request)
@@ -52,6 +54,19 @@ func checkDecodedRequest(_ request: Request, line: some Sequence<UInt8>) {
           "\(shown(line)): encodes to \(shown(encoded)), which is not one line")
     let decoded = Result { () throws(RequestError) in try RequestDecoder.decode(line: encoded.dropLast()) }
     check(decoded == .success(request), "\(shown(line)): \(request) encodes to \(shown(encoded)), which decodes to \(decoded)")
+}
+
+/// Every rule option `rules` sets is within the range protocol.md gives it.
+private func checkInRange(_ rules: RuleChoices, line: [UInt8]) {
+    check(rules.pairs.map(RuleSet.pairsLimits.contains) ?? true, "\(shown(line)): pairs out of range")
+    check(rules.turnSeconds.map(RuleSet.turnSecondsRange.contains) ?? true, "\(shown(line)): turn_seconds out of range")
+    check(rules.revealMilliseconds.map(RuleSet.revealMillisecondsRange.contains) ?? true,
+          "\(shown(line)): reveal_ms out of range")
+    check(rules.gameSeconds.map(Variant.gameSecondsRange.contains) ?? true, "\(shown(line)): game_seconds out of range")
+    check(rules.peekMilliseconds.map(Variant.peekMillisecondsRange.contains) ?? true, "\(shown(line)): peek_ms out of range")
+    for cost in [rules.flipCost, rules.mismatchPenalty, rules.matchBonus] {
+        check(cost.map(MatchismoCosts.range.contains) ?? true, "\(shown(line)): a Matchismo constant out of range")
+    }
 }
 
 /// `text` is what `TextCleaner` leaves: printable, trimmed, within both limits.

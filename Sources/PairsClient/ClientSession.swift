@@ -92,7 +92,7 @@ public final class ClientSession: @unchecked Sendable {
     @discardableResult
     public func send(_ message: ClientMessage) -> RequestID? {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard let connection, connection.isOpen, isWelcomed, !isQuitting else { return nil }
+        guard let connection, connection.isOpen, !isQuitting else { return nil }
         let id = RequestID.integer(nextRequestID)
         nextRequestID += 1
         do {
@@ -158,6 +158,24 @@ public final class ClientSession: @unchecked Sendable {
             guard let connection, connection === self.connection else { return }
             handle(event)
         }
+        speakFirst()
+    }
+
+    /// Says what a new connection needs said, without waiting for the server's `welcome`: the name, and
+    /// after a drop the seat (or the room watched) to take back. A server that also serves browsers may
+    /// hold the `welcome` of a connection that has said nothing (protocol.md, "One port"); one that speaks
+    /// first is greeted at once. Requests sent before `welcome` are answered after it, in order.
+    private func speakFirst() {
+        if hasBeenReady {
+            if let name { send(.hello(name: name, password: password)) }
+            if let token {
+                resumeRequestID = send(.resume(token: token))
+            } else if let watchedRoom {
+                send(.watch(room: watchedRoom))
+            }
+        } else if let name {
+            helloRequestID = send(.hello(name: name, password: password))
+        }
     }
 
     private func handle(_ event: ConnectionEvent) {
@@ -180,19 +198,12 @@ public final class ClientSession: @unchecked Sendable {
     private func handle(_ message: ServerMessage) {
         switch message {
         case .welcome(let welcome) where welcome.id == nil && !isWelcomed:
+            // What the connection needed said went out when it opened (`speakFirst`).
             isWelcomed = true
-            recovery = nil
             if hasBeenReady {
-                if let name { send(.hello(name: name, password: password)) }
-                if let token {
-                    resumeRequestID = send(.resume(token: token))
-                } else if let watchedRoom {
-                    send(.watch(room: watchedRoom))
-                }
+                recovery = nil
                 emit(.reconnected)
-            } else if let name {
-                helloRequestID = send(.hello(name: name, password: password))
-            } else {
+            } else if name == nil {
                 becomeReady(welcome)
             }
             return

@@ -1,3 +1,4 @@
+import PairsPolling
 import Dispatch
 #if canImport(Glibc)
 import Glibc
@@ -11,41 +12,33 @@ import Glibc
 /// the connection like a network failure, the server holds the seat for its grace period, and running the
 /// same command again takes the seat back (`SavedSeats`).
 extension PlayController {
+    /// The signals `pairs play` answers on `display`: hold them (`SignalWatcher`) before anything else.
+    /// Ctrl-Z and a new window size matter only to the full screen; in plain output they keep their
+    /// default actions.
+    public static func signals(for display: Display) -> [Int32] {
+        if case .terminal = display { [SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGWINCH] } else { [SIGINT, SIGTERM, SIGHUP] }
+    }
+
     func installSignalHandlers() {
-        let handlers: [(Int32, (PlayController) -> Void)] = [
-            (SIGINT, { $0.requestQuit(status: Self.interruptedStatus, bySignal: true) }),
-            (SIGTERM, { $0.leaveAndExit(status: Self.terminatedStatus) }),
-            (SIGHUP, { $0.hangUp() }),
-        ]
-        for (number, handler) in handlers {
-            signal(number, SIG_IGN) // delivered to the source below instead
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { [unowned self] in handler(self) }
-            source.activate()
-            signalSources.append(source)
-        }
-        if isTerminal {
-            // Ctrl-Z: give the shell its normal screen back while stopped, and take it again on `fg`.
-            signal(SIGTSTP, SIG_IGN)
-            let suspend = DispatchSource.makeSignalSource(signal: SIGTSTP, queue: queue)
-            suspend.setEventHandler { [unowned self] in
+        signals.start(on: queue) { [unowned self] number in
+            switch number {
+            case SIGINT: requestQuit(status: Self.interruptedStatus, bySignal: true)
+            case SIGTERM: leaveAndExit(status: Self.terminatedStatus)
+            case SIGHUP: hangUp()
+            case SIGTSTP:
+                // Ctrl-Z: give the shell its normal screen back while stopped, and take it again on `fg`.
                 screen.restore()
                 kill(getpid(), SIGSTOP) // returns once the shell continues the process
                 screen.enter()
                 showNotice()
-            }
-            suspend.activate()
-            signalSources.append(suspend)
-            signal(SIGWINCH, SIG_IGN)
-            let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: queue)
-            resize.setEventHandler { [unowned self] in
+            case SIGWINCH:
                 let size = TerminalScreen.size()
                 renderer.rows = size.rows
                 renderer.columns = size.columns
                 showNotice()
+            default:
+                break
             }
-            resize.activate()
-            signalSources.append(resize)
         }
         signal(SIGPIPE, SIG_IGN)
     }

@@ -69,7 +69,8 @@ public final class PlayController: @unchecked Sendable {
     private var inputFramer = LineFramer()
     var inputSource: DispatchSourceRead?
     var tickTimer: DispatchSourceTimer?
-    var signalSources: [DispatchSourceSignal] = []
+    /// The signals held for this controller since before it was made (`signals(for:)`).
+    let signals: SignalWatcher
     private var exitHandler: ((Int32) -> Void)?
     /// The last result seen, said again on the normal screen after leaving the full screen.
     private var lastResult: [String] = []
@@ -85,9 +86,12 @@ public final class PlayController: @unchecked Sendable {
     var hasReportedSaveFailure = false
     private var passwordDialog: PasswordDialog
 
-    public init(options: PlayOptions, display: Display) {
+    /// A controller for `options` on `display`, answering the signals `signals` holds, which must be
+    /// `PlayController.signals(for: display)`.
+    public init(options: PlayOptions, display: Display, signals: SignalWatcher) {
         self.options = options
         self.display = display
+        self.signals = signals
         let password: String? = if case .given(let password) = options.password { password } else { nil }
         self.session = ClientSession(endpoint: options.endpoint, name: options.name, password: password, queue: .main)
         // A person can be asked for the password, unless it came from the environment.

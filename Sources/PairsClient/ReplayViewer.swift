@@ -1,3 +1,4 @@
+import PairsPolling
 import Dispatch
 #if canImport(Glibc)
 import Glibc
@@ -29,12 +30,16 @@ public final class ReplayViewer: @unchecked Sendable {
     private var keys = ReplayKeys()
     private var index: Int
     private var inputSource: DispatchSourceRead?
-    private var signalSources: [DispatchSourceSignal] = []
+    private let signals: SignalWatcher
     private var nextStep: DispatchWorkItem?
     private var exitHandler: ((Int32) -> Void)?
     private var isFinished = false
 
-    public init(timeline: ReplayTimeline, speed: Double?, style: TextStyle) {
+    /// The signals to hold for a viewer (`SignalWatcher`), before making it.
+    public static let heldSignals = TerminalSignals.all
+
+    public init(timeline: ReplayTimeline, speed: Double?, style: TextStyle, signals: SignalWatcher) {
+        self.signals = signals
         self.timeline = timeline
         self.speed = speed
         self.index = timeline.firstShown
@@ -47,8 +52,8 @@ public final class ReplayViewer: @unchecked Sendable {
     public func start(exit: @escaping (Int32) -> Void) {
         dispatchPrecondition(condition: .onQueue(queue))
         exitHandler = exit
-        signalSources = TerminalSignals.install(
-            on: queue, stop: { [unowned self] in finish(status: Self.interruptedStatus) },
+        TerminalSignals.install(
+            signals, on: queue, stop: { [unowned self] in finish(status: Self.interruptedStatus) },
             suspend: (leave: { [unowned self] in
                 screen.restore()
                 TerminalInputMode.restore()

@@ -54,20 +54,21 @@ public enum ServerQuery {
             self.connection = connection
         }
 
+        /// Starts reading and sends the request at once, without waiting for `welcome`: a server that also
+        /// serves browsers may hold the `welcome` of a connection that has said nothing.
         func start() {
             connection.onLine = { [unowned self] line in lastLine = line }
             connection.start { [unowned self] event in handle(event) }
+            do {
+                try connection.send(request)
+            } catch {
+                finish(.failure(.connection(error)))
+            }
         }
 
         private func handle(_ event: ConnectionEvent) {
             guard result == nil else { return }
             switch event {
-            case .message(.welcome(let welcome)) where welcome.id == nil:
-                do {
-                    try connection.send(request)
-                } catch {
-                    finish(.failure(.connection(error)))
-                }
             case .message(.bye(let reason)):
                 finish(.failure(.goodbye(reason)))
             case .message(let message) where message.answerID == request.id:

@@ -5,6 +5,14 @@ import PairsBots
 import PairsRules
 import PairsWire
 
+/// How a load run's connections speak to the server.
+public enum LoadTransport: String, Sendable, Hashable, CaseIterable {
+    /// The line protocol, as the bundled bots speak it.
+    case lines
+    /// A WebSocket on `/ws` each, as the browser page connects: the same messages, one per text frame.
+    case webSocket = "ws"
+}
+
 /// What a load run does: where, how many games at once, for how long, and how the bots play.
 public struct LoadConfiguration: Sendable, Hashable {
     /// Connections being opened at once at most. Opening 10,000 at once would overflow the server's
@@ -28,6 +36,8 @@ public struct LoadConfiguration: Sendable, Hashable {
 
     public var host = "localhost"
     public var port = WireProtocol.defaultPort
+    /// Lines, or WebSockets as browsers use.
+    public var transport = LoadTransport.lines
     /// Stop once this many games have finished; nil for no limit.
     public var games: Int?
     /// Stop after this many seconds; nil for no limit. A run with neither limit runs 10 seconds.

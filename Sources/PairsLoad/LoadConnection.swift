@@ -1,8 +1,9 @@
 import PairsPolling
 import PairsRules
+import PairsWeb
 import PairsWire
 
-/// One of the connections of a load game (two, or one in a solo game): its socket, its line framer, what it
+/// One of the connections of a load game (two, or one in a solo game): its socket, its framing, what it
 /// has not managed to send yet, and its pacing. Used only on the runner's queue.
 final class LoadConnection {
     enum Status {
@@ -10,6 +11,8 @@ final class LoadConnection {
         case idle
         /// `connect` sent; waiting for the socket to become writable.
         case connecting
+        /// Connected, and the WebSocket handshake sent: waiting for its 101.
+        case upgrading
         /// Connected: joining or playing.
         case open
         /// `leave` sent; waiting for `left`, then closing.
@@ -30,7 +33,8 @@ final class LoadConnection {
     var seat: Seat?
     /// The `bye` reason the server gave, to report when the socket then closes.
     var byeReason: ByeReason?
-    var lines = LineFramer()
+    /// How the server's bytes become messages: lines, or a WebSocket's handshake and then its frames.
+    var framing = LoadFraming.lines(LineFramer())
     /// Bytes the socket did not take yet; sent when it is writable again.
     var output = OutputQueue()
     /// Whether the poller reports writability (only while `output` is not empty).
@@ -80,4 +84,14 @@ final class LoadConnection {
     /// Each request that goes through takes this fraction (1/8) off the backoff: after a refusal at a wait
     /// of W, the connection sends a dozen requests before it is back to W/4.
     static let backoffDecayDivisor: UInt64 = 8
+}
+
+/// How a load connection reads what the server sends.
+enum LoadFraming {
+    /// One message per line.
+    case lines(LineFramer)
+    /// The WebSocket handshake is sent and its 101 awaited.
+    case handshake(WebSocketClientHandshake)
+    /// One message per text frame.
+    case webSocket(WebSocketFrameDecoder)
 }

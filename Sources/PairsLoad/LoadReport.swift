@@ -7,6 +7,8 @@ import PairsWire
 public struct LoadReport: Sendable {
     /// `HOST:PORT` of the server.
     public var target = ""
+    /// How the connections spoke to it.
+    public var transport = LoadTransport.lines
     /// Games played at once.
     public var concurrency = 0
     public var strategy = ""
@@ -44,7 +46,7 @@ public struct LoadReport: Sendable {
 
     /// The keys of `json`, documented in `pairs load --help`; scripts may rely on them.
     public static let jsonKeys = [
-        "target", "concurrency", "strategy", "think_ms", "duration_s",
+        "target", "transport", "concurrency", "strategy", "think_ms", "duration_s",
         "games", "games_per_s", "games_forfeited", "games_abandoned", "games_unfinished",
         "flips", "flips_per_s", "flips_sent", "flips_refused", "resends",
         "latency_ms", "unfinished_flips", "unfinished_max_ms",
@@ -58,6 +60,7 @@ public struct LoadReport: Sendable {
         var w = JSONWriter(capacity: 1024)
         w.beginObject()
         w.key("target"); w.string(target)
+        w.key("transport"); w.string(transport.rawValue)
         w.key("concurrency"); w.integer(concurrency)
         w.key("strategy"); w.string(strategy)
         w.key("think_ms"); w.integer(thinkMilliseconds)
@@ -107,7 +110,8 @@ public struct LoadReport: Sendable {
     /// The summary for a person, several lines ending in a newline.
     public var text: String {
         var lines: [String] = []
-        lines.append("pairs load: \(target), \(concurrency) game\(concurrency == 1 ? "" : "s") at once, \(strategy) bots, "
+        let over = transport == .webSocket ? " over WebSockets" : ""
+        lines.append("pairs load: \(target)\(over), \(concurrency) game\(concurrency == 1 ? "" : "s") at once, \(strategy) bots, "
             + "think \(thinkMilliseconds) ms, \(Self.fixed(durationSeconds, 1)) s")
         lines.append("games        \(counts.games) finished (\(Self.fixed(gamesPerSecond, 1))/s), \(counts.gamesForfeited) by forfeit, "
             + "\(counts.gamesAbandoned) abandoned, \(counts.gamesUnfinished) unfinished at the end")

@@ -227,7 +227,7 @@ extension LoadRunner {
             let connection = connections[index]
             switch connection.status {
             case .open: beginLeaving(connection, now: now)
-            case .connecting: closeSocket(connection)
+            case .connecting, .upgrading: closeSocket(connection)
             case .idle: connection.status = .closed
             case .leaving, .closed: break
             }

@@ -3,9 +3,10 @@ import Glibc
 #endif
 import PairsPolling
 import PairsRules
+import PairsWeb
 import PairsWire
 
-/// Sockets: opening them a few hundred at a time, reading lines, writing requests, closing.
+/// Sockets: opening them a few hundred at a time, reading lines or WebSocket frames, writing requests, closing.
 extension LoadRunner {
     /// Opens connections while fewer than `maxConnectsInFlight` connects are pending.
     func openConnections() {
@@ -49,8 +50,10 @@ extension LoadRunner {
         case .connecting:
             completeConnect(connection)
             // Bytes may already be there (the welcome): fall through to read them.
-            if connection.status == .open, events & EventPoller.readable != 0 { readAvailable(connection) }
-        case .open, .leaving:
+            if connection.status == .open || connection.status == .upgrading, events & EventPoller.readable != 0 {
+                readAvailable(connection)
+            }
+        case .upgrading, .open, .leaving:
             if events & EventPoller.writable != 0 { flushOutput(connection) }
             if events & (EventPoller.readable | EventPoller.failed) != 0, connection.fd >= 0 { readAvailable(connection) }
         case .idle, .closed:
@@ -69,7 +72,10 @@ extension LoadRunner {
             statistics.connectionsOpened += 1
             _ = poller.modify(connection.fd, token: UInt64(connection.index), interest: EventPoller.readable)
             if phase == .running, games[connection.game].status != .abandoned {
-                sendJoin(connection)
+                switch configuration.transport {
+                case .lines: sendJoin(connection)
+                case .webSocket: upgrade(connection)
+                }
             } else {
                 beginLeaving(connection, now: batchTime)
             }
@@ -77,23 +83,75 @@ extension LoadRunner {
         openConnections()
     }
 
+    /// Sends the WebSocket handshake, as a browser opening `/ws` does; the join goes once its 101 is read.
+    private func upgrade(_ connection: LoadConnection) {
+        let nonce = (0..<(WebSocketClientHandshake.nonceBytes / 8)).flatMap { _ in withUnsafeBytes(of: maskingKeys.next(), Array.init) }
+        let handshake = WebSocketClientHandshake(nonce: nonce)
+        connection.status = .upgrading
+        connection.framing = .handshake(handshake)
+        write(handshake.request(host: SocketAddress.describe(host: configuration.host, port: configuration.port)), on: connection)
+    }
+
     /// Reads what the socket has (one read: the poller reports it again if there is more) and handles every
-    /// complete line.
+    /// complete message.
     private func readAvailable(_ connection: LoadConnection) {
         switch SocketInput.read(from: connection.fd, into: readBuffer) {
         case .bytes(let count):
-            connection.lines.append(UnsafeRawBufferPointer(rebasing: readBuffer[..<count])) { frame in
-                switch frame {
-                case .line(let line): handleLine(line, from: connection)
-                case .tooLong: statistics.unreadableLines += 1
-                }
-            }
+            receive(UnsafeRawBufferPointer(rebasing: readBuffer[..<count]), from: connection)
         case .wouldBlock:
             break
         case .endOfStream:
             connectionLost(connection, reason: "closed")
         case .failed(let code):
             connectionLost(connection, reason: Self.errnoName(code))
+        }
+    }
+
+    /// Hands what the server sent to the connection's framing, and every message it completes to
+    /// `handleLine`. The framing is taken out of the connection while it works, so the enum's payload is not
+    /// copied per read, and handling a message can close the connection meanwhile.
+    private func receive(_ bytes: UnsafeRawBufferPointer, from connection: LoadConnection) {
+        switch connection.framing {
+        case .lines(var framer):
+            connection.framing = .lines(LineFramer())
+            framer.append(bytes) { frame in
+                switch frame {
+                case .line(let line): handleLine(line, from: connection)
+                case .tooLong: statistics.unreadableLines += 1
+                }
+            }
+            connection.framing = .lines(framer)
+        case .handshake(var handshake):
+            switch handshake.read(bytes) {
+            case .needMoreBytes:
+                connection.framing = .handshake(handshake)
+            case .accepted(let consumed):
+                connection.framing = .webSocket(WebSocketFrameDecoder(maxMessageBytes: LineFramer.maxLineBytes, from: .server))
+                connection.status = .open
+                if phase == .running, games[connection.game].status != .abandoned {
+                    sendJoin(connection)
+                } else {
+                    beginLeaving(connection, now: batchTime)
+                }
+                // The welcome may have come in the same read as the 101.
+                if consumed < bytes.count { receive(UnsafeRawBufferPointer(rebasing: bytes[consumed...]), from: connection) }
+            case .refused(let why):
+                closeSocket(connection)
+                failBeforeJoining(connection, reason: "WebSocket handshake: \(why)")
+            }
+        case .webSocket(var decoder):
+            connection.framing = .lines(LineFramer())
+            decoder.append(bytes) { event in
+                switch event {
+                case .text(let message): handleLine(message, from: connection)
+                case .ping(let payload): sendFrame(.pong, payload, on: connection)
+                case .pong: break
+                // The server says `bye` first, whose reason the end of the stream reports; the close is answered.
+                case .close: sendFrame(.close, UnsafeRawBufferPointer(start: nil, count: 0), on: connection)
+                case .failure(let error): connectionLost(connection, reason: "WebSocket: \(error)")
+                }
+            }
+            connection.framing = .webSocket(decoder)
         }
     }
 
@@ -153,15 +211,35 @@ extension LoadRunner {
 
     // MARK: Writing
 
-    /// Sends `bytes`, or queues them behind what is already waiting. A broken socket is not handled here:
+    /// Sends requests, whole lines: as they are, or over a WebSocket as one masked text frame each.
+    func send(_ lines: UnsafeRawBufferPointer, on connection: LoadConnection) {
+        guard configuration.transport == .webSocket else { return write(lines, on: connection) }
+        frameBuffer.removeAll(keepingCapacity: true)
+        WebSocketFrameEncoder.appendMaskedTextFrames(ofLines: lines, keys: &maskingKeys, to: &frameBuffer)
+        frameBuffer.withUnsafeBytes { write($0, on: connection) }
+    }
+
+    func send(_ lines: [UInt8], on connection: LoadConnection) {
+        guard configuration.transport == .webSocket else { return write(lines, on: connection) }
+        lines.withUnsafeBytes { send($0, on: connection) }
+    }
+
+    /// Sends a WebSocket control frame, masked as a client's must be.
+    private func sendFrame(_ opcode: WebSocketOpcode, _ payload: UnsafeRawBufferPointer, on connection: LoadConnection) {
+        frameBuffer.removeAll(keepingCapacity: true)
+        WebSocketFrameEncoder.appendMaskedFrame(opcode, payload: payload, key: UInt32(truncatingIfNeeded: maskingKeys.next()), to: &frameBuffer)
+        frameBuffer.withUnsafeBytes { write($0, on: connection) }
+    }
+
+    /// Writes `bytes`, or queues them behind what is already waiting. A broken socket is not handled here:
     /// the poller reports it, and the read that follows says why.
-    func send(_ bytes: UnsafeRawBufferPointer, on connection: LoadConnection) {
+    private func write(_ bytes: UnsafeRawBufferPointer, on connection: LoadConnection) {
         guard connection.fd >= 0 else { return }
         _ = connection.output.write(bytes, to: connection.fd)
         watchWrites(on: connection)
     }
 
-    func send(_ bytes: [UInt8], on connection: LoadConnection) {
+    private func write(_ bytes: [UInt8], on connection: LoadConnection) {
         guard connection.fd >= 0 else { return }
         _ = connection.output.write(bytes, to: connection.fd)
         watchWrites(on: connection)

@@ -4,6 +4,7 @@ import Glibc
 #endif
 import PairsPolling
 import PairsRules
+import PairsWeb
 import PairsWire
 
 /// Runs a load test: opens two connections per game (one for solo rules), keeps `concurrency` games between
@@ -71,6 +72,12 @@ public final class LoadRunner: @unchecked Sendable {
     let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: LoadRunner.readBufferBytes, alignment: 1)
     /// The bytes of the flip being sent; kept to reuse its storage.
     var flipLine: [UInt8] = []
+    /// The frames of the request being sent over a WebSocket; kept to reuse its storage.
+    var frameBuffer: [UInt8] = []
+    /// Masking keys for WebSocket frames, and nonces for handshakes. RFC 6455 wants keys a script in a
+    /// browser cannot predict, so it cannot steer what a proxy on the way sees; a load generator runs no
+    /// one's scripts, and a generator this cheap keeps its cost per flip down.
+    var maskingKeys: SplitMix64
     let thinkNanoseconds: UInt64
     /// How the event loop harvests. Once every socket is quiet, it waits briefly for the server's next
     /// state (`Linger.forQuickAnswers`), as the server does for requests: a state that arrives meanwhile is
@@ -113,6 +120,7 @@ public final class LoadRunner: @unchecked Sendable {
         harvestPolicy = EventLoop.Policy(maxBatchesPerWakeup: Self.maxBatchesPerWakeup,
                                          linger: isPaced ? .none : .forQuickAnswers)
         flipLine.reserveCapacity(64)
+        maskingKeys = SplitMix64(seed: configuration.seed ^ 0x6455)
     }
 
     deinit {
@@ -205,7 +213,7 @@ public final class LoadRunner: @unchecked Sendable {
         for connection in connections {
             switch connection.status {
             case .open: beginLeaving(connection, now: now)
-            case .connecting: closeSocket(connection)
+            case .connecting, .upgrading: closeSocket(connection)
             case .idle: connection.status = .closed
             case .leaving, .closed: break
             }
@@ -252,6 +260,7 @@ public final class LoadRunner: @unchecked Sendable {
     private func makeReport() -> LoadReport {
         var report = LoadReport()
         report.target = SocketAddress.describe(host: configuration.host, port: configuration.port)
+        report.transport = configuration.transport
         report.concurrency = configuration.gamesInFlight
         report.strategy = configuration.strategy.rawValue
         report.thinkMilliseconds = configuration.thinkMilliseconds

@@ -7,6 +7,9 @@ public enum DisconnectCause: Sendable, Hashable, CustomStringConvertible {
     case readFailed(String)
     /// Writing failed: the peer is gone.
     case writeFailed
+    /// The client broke the framing of its connection (a WebSocket protocol error), with what it did. The
+    /// lobby does not know the framing; the log says what went wrong.
+    case brokeFraming(String)
     /// The client did not read what it was sent, and its output buffer overflowed.
     case tooSlow
     /// The server is shutting down.
@@ -17,6 +20,7 @@ public enum DisconnectCause: Sendable, Hashable, CustomStringConvertible {
         case .closedByPeer: "closed by peer"
         case .readFailed(let why): "read failed: \(why)"
         case .writeFailed: "write failed"
+        case .brokeFraming(let what): "broke the framing: \(what)"
         case .tooSlow: "too_slow"
         case .shutdown: "shutdown"
         }

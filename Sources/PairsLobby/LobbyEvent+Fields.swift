@@ -91,6 +91,7 @@ extension Departure {
         case .lost(.closedByPeer): reason = "closed_by_peer"
         case .lost(.readFailed(let why)): reason = "read_failed"; error = why
         case .lost(.writeFailed): reason = "write_failed"
+        case .lost(.brokeFraming(let what)): reason = "broke_framing"; error = what
         case .lost(.tooSlow): reason = ByeReason.tooSlow.rawValue
         case .lost(.shutdown): reason = ByeReason.shutdown.rawValue
         }

@@ -59,12 +59,22 @@ public struct SocketAddress: Sendable, CustomStringConvertible {
 
     /// The address a socket is bound to (to learn the port the kernel picked for port 0).
     public init(boundTo fd: Int32) throws(SystemCallError) {
+        try self.init(of: fd, "getsockname", getsockname)
+    }
+
+    /// The address of a connected socket's peer.
+    public init(peerOf fd: Int32) throws(SystemCallError) {
+        try self.init(of: fd, "getpeername", getpeername)
+    }
+
+    private init(of fd: Int32, _ call: String,
+                 _ read: (Int32, UnsafeMutablePointer<sockaddr>, UnsafeMutablePointer<socklen_t>) -> Int32) throws(SystemCallError) {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let status = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { read(fd, $0, &length) }
         }
-        guard status == 0 else { throw SystemCallError(call: "getsockname", errno: errno) }
+        guard status == 0 else { throw SystemCallError(call: call, errno: errno) }
         self.storage = storage
         self.length = length
     }

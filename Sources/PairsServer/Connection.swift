@@ -6,7 +6,8 @@ import PairsPolling
 import PairsRules
 import PairsWire
 
-/// One client socket as the transport holds it: its buffers, its framing, and where it is in its life.
+/// One client socket as the transport holds it: its buffers, its framing (lines, WebSocket, or not decided
+/// yet), and where it is in its life.
 ///
 /// Confined to the server's queue, which is what makes `@unchecked Sendable` true. It moves bytes and
 /// knows nothing of rooms: what a message means is the lobby's to decide.
@@ -37,7 +38,11 @@ final class Connection: @unchecked Sendable {
     let id: ConnectionID
     let fd: Int32
     var lifecycle = Lifecycle.open
-    var framing = Framing.lines(LineFramer())
+    /// How the connection's bytes are read. Set with `adopt` when it changes kind, which sets `dialect` too.
+    var framing: Framing
+    /// What the connection speaks, for writing to it. Kept apart from `framing`, which is being worked on
+    /// while a read's messages are handled, and answered.
+    private(set) var dialect: Dialect
     var output = OutputQueue()
 
     /// The server's epoll set, once the connection is in it.
@@ -46,13 +51,26 @@ final class Connection: @unchecked Sendable {
     /// since an empty socket buffer is writable nearly always and would be reported in every batch.
     private var interest: UInt32 = 0
 
-    init(id: ConnectionID, fd: Int32) {
+    init(id: ConnectionID, fd: Int32, framing: Framing) {
         self.id = id
         self.fd = fd
+        self.framing = framing
+        dialect = framing.dialect
+    }
+
+    /// Reads the connection's bytes with `framing` from now on, and writes to it as that framing speaks.
+    func adopt(_ framing: Framing) {
+        self.framing = framing
+        dialect = framing.dialect
     }
 
     var isOpen: Bool {
         if case .open = lifecycle { true } else { false }
+    }
+
+    /// Whether the connection is open and its first bytes have not yet said which framing it uses.
+    var isAwaitingFirstBytes: Bool {
+        isOpen && dialect == .undecided
     }
 
     /// Puts the socket in the server's epoll set, which reports it by its descriptor.

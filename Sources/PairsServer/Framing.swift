@@ -1,21 +1,71 @@
+import PairsWeb
 import PairsWire
 
-/// How a connection's bytes become the whole messages the lobby reads.
+/// How a connection's bytes become the whole messages the lobby reads, and how the lobby's lines go out.
 ///
 /// The transport reads bytes; the framing cuts them into messages; the lobby never knows which framing a
-/// connection uses. Lines (`LineFramer`: JSON and text commands, one per line) are the one framing today.
+/// connection uses. Every connection starts `sniffing`: its first bytes decide whether it speaks the line
+/// protocol (`lines`: JSON and text commands, one per line) or HTTP (`http`, which either answers and
+/// closes, or upgrades to `webSocket`: one message per text frame).
 enum Framing {
+    /// The first bytes, until `ConnectionSniffer` can tell HTTP from lines or the welcome wait ends. The
+    /// lobby does not know the connection yet. Indirect: every connection passes through it, briefly, and
+    /// the connection should not carry its size for the rest of its life.
+    indirect case sniffing(FirstBytes)
+    /// Reading an HTTP request head; the lobby does not know the connection. Indirect for the same reason.
+    indirect case http(HTTPRequestParser, peer: String)
+    /// The line protocol.
     case lines(LineFramer)
+    /// A WebSocket after the handshake: every text message is a message of the line protocol.
+    case webSocket(WebSocketReader)
 
-    /// One piece of input, as a framing hands it to the transport.
+    /// What a connection sent before the sniffer could decide (at most `ConnectionSniffer.maxBytesToDecide`),
+    /// and where it came from.
+    struct FirstBytes {
+        var bytes: [UInt8] = []
+        /// `HOST:PORT` of the peer, for the lobby once it is told of the connection.
+        let peer: String
+    }
+
+    /// One piece of input, as a message framing (`lines`, `webSocket`) hands it to the transport.
     enum Input {
         /// A whole message, valid only during the call.
         case message(UnsafeRawBufferPointer)
-        /// A message over the protocol's length limit; its bytes were dropped.
+        /// A line over the protocol's length limit; its bytes were dropped. (A WebSocket message over the
+        /// limit is a `failure` instead: RFC 6455 closes the connection with 1009.)
         case tooLong
+        /// A WebSocket ping: answer with a pong carrying the payload, valid only during the call.
+        case ping(UnsafeRawBufferPointer)
+        /// The WebSocket client closes, with its close frame's code (nil when it gave none).
+        case close(WebSocketCloseCode?)
+        /// The WebSocket client broke the protocol: close with the error's code.
+        case failure(WebSocketFrameError)
     }
 
-    /// Feeds bytes read from the socket, calling `body` with every message they complete, in order.
+    /// A WebSocket's decoder, held by reference: every connection carries a `Framing`, few are WebSockets,
+    /// and a decoder inline would make every line connection's framing several times larger (the server
+    /// keeps as little as it can per idle connection). Mutated in place, so a read allocates nothing.
+    final class WebSocketReader {
+        var decoder = WebSocketFrameDecoder(maxMessageBytes: LineFramer.maxLineBytes)
+    }
+
+    /// The framing of a connection that upgraded to a WebSocket: messages as long as lines may be.
+    static func webSocket() -> Framing {
+        .webSocket(WebSocketReader())
+    }
+
+    /// What a connection with this framing speaks.
+    var dialect: Dialect {
+        switch self {
+        case .sniffing: .undecided
+        case .http: .http
+        case .lines: .lines
+        case .webSocket: .webSocket
+        }
+    }
+
+    /// Feeds bytes read from the socket of a message framing, calling `body` with every input they
+    /// complete, in order. Bytes of a connection still sniffing or reading HTTP are the transport's to read.
     mutating func append(_ bytes: UnsafeRawBufferPointer, _ body: (Input) -> Void) {
         switch self {
         case .lines(var framer):
@@ -28,6 +78,18 @@ enum Framing {
                 }
             }
             self = .lines(framer)
+        case .webSocket(let reader):
+            reader.decoder.append(bytes) { event in
+                switch event {
+                case .text(let text): body(.message(text))
+                case .ping(let payload): body(.ping(payload))
+                case .pong: break
+                case .close(let code, _): body(.close(code))
+                case .failure(let error): body(.failure(error))
+                }
+            }
+        case .sniffing, .http:
+            assertionFailure("the transport reads a connection's first bytes and HTTP requests itself")
         }
     }
 }

@@ -6,11 +6,16 @@ import PairsLobby
 import PairsPolling
 import PairsRules
 import PairsStorage
+import PairsWeb
 import PairsWire
 
 /// The Pairs match server's transport: it accepts TCP connections, reads their bytes, hands whole messages
 /// to the `Lobby`, and carries out what the lobby decides (send these bytes, close that connection), with
 /// every timer and every goodbye.
+///
+/// One port speaks the line protocol and HTTP: a connection's first bytes decide (`Framing`,
+/// `ConnectionSniffer`). HTTP serves the page, the counters, and WebSockets, whose text frames carry the
+/// line protocol's messages; the lobby never learns which framing a connection uses (`Server+Web.swift`).
 ///
 /// One serial queue owns everything: the lobby, the connections, the counters. Sockets are non-blocking and
 /// every Dispatch source (readiness, the lobby's timer, goodbye deadlines) targets that queue, so no state
@@ -60,11 +65,16 @@ public final class Server: @unchecked Sendable {
     /// Slack given to the lobby's timer: turn clocks need no more precision, and it lets the kernel batch
     /// wakeups.
     static let timerLeewayMilliseconds = 1
+    /// How long `welcome` waits for a connection's first bytes, which may be an HTTP request: a browser
+    /// sends its request the moment it connects, so 100 ms covers a busy LAN many times over, and a person
+    /// in netcat who types nothing sees no pause. A first byte that cannot start a request line (every
+    /// bot's `{`, every text command's lower-case letter) ends the wait at once.
+    public static let welcomeWaitMilliseconds: Int64 = 100
 
     public let configuration: ServerConfiguration
     let queue = DispatchQueue(label: "pairs.server")
-    private let log: ServerLog
-    private let lobby: Lobby
+    let log: ServerLog
+    let lobby: Lobby
     /// Where finished games and claimed names are kept; nil when the server keeps nothing.
     private let store: GameStore?
     /// Runs the store's queries and name checks, which block on SQLite (and a name check on a deliberately
@@ -87,16 +97,27 @@ public final class Server: @unchecked Sendable {
     /// Connections whose write failed during the current event: their last input is read once the event is
     /// over, never in the middle of reading another message.
     private var failures: [Connection] = []
+    /// Connections whose welcome waits for their first bytes, oldest first: the usual short wait
+    /// (`welcomeWaitMilliseconds`), and the long one of connections from addresses that loaded the page
+    /// lately (`pageVisitors`). The waits of one list are all as long, so each stays in deadline order.
+    var welcomeWaits = WelcomeWaits()
+    var pageVisitorWelcomeWaits = WelcomeWaits()
+    /// The addresses that loaded the client page lately.
+    var pageVisitors = PageVisitors()
+    /// The last lines framed for a WebSocket, with their frames: a state goes to every member of a room as
+    /// one array, so it is framed once however many of them use WebSockets. Holding `lines` keeps its
+    /// storage alive, so an array with the same storage is the same array.
+    private var lastFramed: (lines: [UInt8], frames: [UInt8])?
     /// A descriptor held open so that, when the process runs out, one can be freed to accept a client and
     /// tell it `server_full` instead of leaving it hanging in the backlog.
     private var spareFD: Int32 = -1
     private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Server.readBufferBytes, alignment: 1)
-    private var traffic = Traffic()
+    var traffic = Traffic()
     private var lastFullWarning = Moment(milliseconds: .min / 2)
     private var isShuttingDown = false
 
     /// What the transport counts: what crossed the sockets.
-    private struct Traffic {
+    struct Traffic {
         var messagesOut = 0
         var bytesIn = 0
         var bytesOut = 0
@@ -123,6 +144,13 @@ public final class Server: @unchecked Sendable {
 
     /// `HOST:PORT` as the server listens on it.
     public var listeningAddress: String { boundAddress?.description ?? "" }
+
+    /// The URLs a browser on the LAN opens the page at (`BrowserAddresses`); empty before `start`.
+    public var browserURLs: [String] {
+        guard let boundAddress else { return [] }
+        return BrowserAddresses.urls(boundHost: boundAddress.host, port: boundAddress.port,
+                                     interfaceAddresses: BrowserAddresses.interfaceIPv4Addresses())
+    }
 
     /// Binds and starts serving. Throws before anything listens if the address cannot be used.
     public func start() throws(SocketError) {
@@ -270,18 +298,25 @@ public final class Server: @unchecked Sendable {
                 break
             }
             SocketOptions.configureClient(fd)
-            guard lobby.connectionCount < maxConnections, !isShuttingDown else {
+            // Sockets rather than the lobby's clients: the limit is on descriptors, and a connection whose
+            // first bytes are awaited, or an HTTP request, holds one as much as a player does.
+            guard sockets.count < maxConnections, !isShuttingDown else {
                 refuse(fd)
                 continue
             }
-            admit(fd, peer: SocketAddress(storage: storage, length: length).description)
+            admit(fd, address: SocketAddress(storage: storage, length: length))
         }
     }
 
-    private func admit(_ fd: Int32, peer: String) {
+    /// Takes a connection in. The lobby hears of it once its first bytes (or the end of the welcome wait)
+    /// have said it speaks lines, or once it has become a WebSocket.
+    private func admit(_ fd: Int32, address: SocketAddress) {
         let id = ConnectionID(nextConnectionNumber)
         nextConnectionNumber += 1
-        let connection = Connection(id: id, fd: fd)
+        let host = address.host
+        let peer = SocketAddress.describe(host: host, port: address.port)
+        let now = MonotonicClock.now()
+        let connection = Connection(id: id, fd: fd, framing: .sniffing(Framing.FirstBytes(peer: peer)))
         guard let poller = loop?.poller, connection.watch(with: poller) else {
             log.write(.warning, .unwatchable(id, peer: peer, error: String(cString: strerror(errno))))
             Glibc.close(fd)
@@ -289,8 +324,11 @@ public final class Server: @unchecked Sendable {
         }
         sockets[fd] = connection
         connections[id] = connection
-        lobby.connect(id, peer: peer, at: MonotonicClock.now())
-        performLobbyActions()
+        if pageVisitors.loadedThePageRecently(host, at: now) {
+            pageVisitorWelcomeWaits.append(connection, until: now.adding(milliseconds: configuration.pageVisitorWelcomeWaitMilliseconds))
+        } else {
+            welcomeWaits.append(connection, until: now.adding(milliseconds: Self.welcomeWaitMilliseconds))
+        }
     }
 
     /// Tells a connection over the limit why it is turned away, and closes it.
@@ -354,22 +392,14 @@ public final class Server: @unchecked Sendable {
         }
     }
 
-    /// Reads once and hands every whole message to the lobby, carrying out its answers as each message is
-    /// handled, so replies go out in the order the requests came.
+    /// Reads once and hands what came to the connection's framing (`receive`), which hands every whole
+    /// message to the lobby and carries out its answers as each message is handled, so replies go out in
+    /// the order the requests came.
     private func readRequests(from connection: Connection) {
         switch connection.read(into: readBuffer) {
         case .bytes(let count):
             traffic.bytesIn += count
-            let now = MonotonicClock.now()
-            connection.framing.append(UnsafeRawBufferPointer(rebasing: readBuffer[..<count])) { input in
-                // Once the lobby has closed the connection (quit, flooding), the rest of its input is moot.
-                guard connection.isOpen else { return }
-                switch input {
-                case .message(let message): lobby.receive(message, from: connection.id, at: now)
-                case .tooLong: lobby.receiveTooLong(from: connection.id, at: now)
-                }
-                performLobbyActions()
-            }
+            receive(UnsafeRawBufferPointer(rebasing: readBuffer[..<count]), from: connection, at: MonotonicClock.now())
         case .wouldBlock:
             break
         case .endOfStream:
@@ -412,7 +442,7 @@ public final class Server: @unchecked Sendable {
     /// Carries out what the lobby decided, in order, until it has nothing more to say. Carrying out an
     /// action can give the lobby more to decide (a send that finds its client too slow), which this loop
     /// then carries out too.
-    private func performLobbyActions() {
+    func performLobbyActions() {
         while let action = lobby.nextAction() {
             switch action {
             case .send(let bytes, let messages, let id):
@@ -547,7 +577,23 @@ public final class Server: @unchecked Sendable {
         }
     }
 
-    private func deliver(_ bytes: [UInt8], messages: Int, to connection: Connection) {
+    /// Queues lines of the lobby's for a connection, framed as its framing frames them.
+    private func deliver(_ lines: [UInt8], messages: Int, to connection: Connection) {
+        guard connection.dialect == .webSocket else {
+            return send(lines, messages: messages, to: connection)
+        }
+        if let lastFramed, lastFramed.lines.count == lines.count,
+           lastFramed.lines.withUnsafeBufferPointer(\.baseAddress) == lines.withUnsafeBufferPointer(\.baseAddress) {
+            return send(lastFramed.frames, messages: messages, to: connection)
+        }
+        let frames = connection.dialect.outgoing(lines)
+        lastFramed = (lines, frames)
+        send(frames, messages: messages, to: connection)
+    }
+
+    /// Queues bytes ready for the socket (lines, frames), within the output buffer's limit: a connection
+    /// that does not read what it is sent is said goodbye to as too slow.
+    func send(_ bytes: [UInt8], messages: Int, to connection: Connection) {
         switch connection.write(bytes, limit: configuration.outputBufferLimitBytes) {
         case .accepted:
             traffic.messagesOut += messages
@@ -563,7 +609,7 @@ public final class Server: @unchecked Sendable {
     // MARK: Closing
 
     /// The peer is gone: its seat (if any) is kept for the grace period, and the socket closes at once.
-    private func drop(_ connection: Connection, because cause: DisconnectCause) {
+    func drop(_ connection: Connection, because cause: DisconnectCause) {
         release(connection)
         lobby.disconnect(connection.id, because: cause, at: MonotonicClock.now())
         performLobbyActions()
@@ -579,10 +625,11 @@ public final class Server: @unchecked Sendable {
     }
 
     /// Reads the last input of every connection that failed during the event, then drops it.
-    private func finishFailures() {
+    func finishFailures() {
         while !failures.isEmpty {
             let connection = failures.removeFirst()
-            var lastWords = true
+            // Only a connection the lobby knows has last words for it.
+            var lastWords = connection.dialect.carriesMessages
             while lastWords {
                 switch connection.read(into: readBuffer) {
                 case .bytes(let count):
@@ -601,14 +648,28 @@ public final class Server: @unchecked Sendable {
     }
 
     /// Starts a goodbye: `bye` queued (behind what is already queued, if the reason lets that go first),
-    /// then the write side shut, then input drained until the peer closes, within `goodbyeMilliseconds`.
-    private func sayGoodbye(to connection: Connection, _ reason: ByeReason, at now: Moment) {
+    /// then, on a WebSocket, a close frame; then the write side shut, then input drained until the peer
+    /// closes, within `goodbyeMilliseconds`.
+    func sayGoodbye(to connection: Connection, _ reason: ByeReason, at now: Moment) {
+        let bye = ServerMessageEncoder.encode(.bye(reason))
+        let lastWords: [UInt8] = switch connection.dialect {
+        case .lines, .undecided: bye
+        case .webSocket: connection.dialect.outgoing(bye) + WebSocketFrameEncoder.close(code: reason.closeCode, reason: reason.rawValue)
+        // A request still arriving gets no answer: it was not asked yet.
+        case .http: []
+        }
+        finish(connection, saying: lastWords, discardingQueued: !reason.deliversQueuedOutput, at: now)
+    }
+
+    /// Ends a connection: `lastWords` queued (behind what is already queued unless `discardingQueued`),
+    /// then the write side shut, then input drained until the peer closes, within `goodbyeMilliseconds`:
+    /// closing with unread input would send a reset, which can destroy the last words before they are read.
+    func finish(_ connection: Connection, saying lastWords: [UInt8], discardingQueued: Bool, at now: Moment) {
         guard connection.isOpen else { return }
-        if !reason.deliversQueuedOutput { connection.output.discardUnsent() }
+        if discardingQueued { connection.output.discardUnsent() }
         let deadline = now.adding(milliseconds: Self.goodbyeMilliseconds)
         connection.lifecycle = .flushing(deadline: deadline)
-        guard connection.write(ServerMessageEncoder.encode(.bye(reason)), limit: .max) != .failed,
-              connection.flush() else {
+        guard connection.write(lastWords, limit: .max) != .failed, connection.flush() else {
             return release(connection)
         }
         if connection.output.isEmpty { startLingering(connection) }
@@ -626,7 +687,7 @@ public final class Server: @unchecked Sendable {
         connection.lifecycle = .lingering(deadline: deadline)
     }
 
-    private func closeIfOverdue(_ connection: Connection, at now: Moment) {
+    func closeIfOverdue(_ connection: Connection, at now: Moment) {
         switch connection.lifecycle {
         case .flushing(let deadline), .lingering(let deadline):
             if deadline <= now { release(connection) }
@@ -650,18 +711,31 @@ public final class Server: @unchecked Sendable {
         // What arrived before the timer ran counts first: a late timer must not blame a client for the
         // server's own delay (a ping still in the socket, a flip sent before the turn clock ran out).
         loop?.handleReadySockets()
-        lobby.advance(to: MonotonicClock.now())
+        let now = MonotonicClock.now()
+        endWelcomeWaits(at: now)
+        lobby.advance(to: now)
         performLobbyActions()
         finishFailures()
         armLobbyTimer()
     }
 
-    /// Sets the lobby's timer to its next deadline, when that changed.
+    /// Ends the welcome waits that are due, then sets the lobby's timer to the next deadline of the lobby or
+    /// of a welcome wait, when that changed. Runs after every batch, so a wait ends within a batch of its
+    /// deadline on a busy server, and by the timer on a quiet one.
     private func armLobbyTimer() {
-        lobbyTimer?.arm(at: lobby.nextDeadline)
+        if !welcomeWaits.isEmpty || !pageVisitorWelcomeWaits.isEmpty { endWelcomeWaits(at: MonotonicClock.now()) }
+        let welcome = earliest(welcomeWaits.nextDeadline(), pageVisitorWelcomeWaits.nextDeadline())
+        lobbyTimer?.arm(at: earliest(lobby.nextDeadline, welcome))
     }
 
-    private func currentStatistics(at now: Moment) -> ServerStatistics {
+    /// The earlier of two deadlines, either of which may be unset (runs after every batch, so no array).
+    private func earliest(_ first: Moment?, _ second: Moment?) -> Moment? {
+        guard let first else { return second }
+        guard let second else { return first }
+        return min(first, second)
+    }
+
+    func currentStatistics(at now: Moment) -> ServerStatistics {
         completed(lobby.statistics(at: now))
     }
 
@@ -678,7 +752,7 @@ public final class Server: @unchecked Sendable {
 
     /// In debug builds, traps when called off the server's queue, which owns everything here.
     @inline(__always)
-    private func assertOnQueue() {
+    func assertOnQueue() {
         #if DEBUG
         dispatchPrecondition(condition: .onQueue(queue))
         #endif

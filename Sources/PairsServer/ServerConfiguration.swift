@@ -18,6 +18,15 @@ public struct ServerConfiguration: Sendable {
     public var logDestination = LogDestination.standardError
     /// When per-game lines give way to a summary line, and how often that is written.
     public var logSummary = LogSummaryPolicy()
+    /// How long an HTTP client may take to send its request head once its request line has come: far more
+    /// than any browser needs, and a bound on how long a client that trickles header lines holds a
+    /// descriptor. Answered with 408.
+    public var requestHeadMilliseconds = 10_000
+    /// How long `welcome` waits for the first bytes of a connection from an address that loaded the client
+    /// page lately (`PageVisitors`), in milliseconds: longer than a browser leaves a socket it opened ahead
+    /// of need unused (Chromium: 10 s), so such a socket never gets a JSON line where it expects HTTP.
+    /// Anything the connection sends first still decides at once.
+    public var pageVisitorWelcomeWaitMilliseconds: Int64 = 15_000
     /// What the lobby's decisions depend on: room defaults, grace, idle and rate limits.
     public var lobby = LobbyConfiguration()
 

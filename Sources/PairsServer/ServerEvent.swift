@@ -11,6 +11,9 @@ enum ServerEvent: Hashable {
     case serverFull(connections: Int)
     /// An accepted connection was closed at once: its socket could not join the epoll set.
     case unwatchable(ConnectionID, peer: String, error: String)
+    /// An HTTP request was answered with `status` (101 when it became a WebSocket): `request` is its method
+    /// and target, or why the parser refused it.
+    case http(ConnectionID, peer: String, request: String, status: Int)
     /// A finished game could not be handed to the store.
     case gameNotKept(room: String, error: String)
     /// The last summary interval under load (`LogSummary`).
@@ -29,6 +32,7 @@ enum ServerEvent: Hashable {
         case .listening: "listening"
         case .serverFull: "server_full"
         case .unwatchable: "accept_failed"
+        case .http: "http"
         case .gameNotKept: "game_not_kept"
         case .summary: "summary"
         case .shuttingDown: "shutdown"
@@ -47,6 +51,9 @@ enum ServerEvent: Hashable {
             [LogField("connections", .integer(connections))]
         case .unwatchable(let id, let peer, let error):
             [LogField("conn", .text(id.description)), LogField("error", .text(error)), LogField("peer", .text(peer))]
+        case .http(let id, let peer, let request, let status):
+            [LogField("conn", .text(id.description)), LogField("peer", .text(peer)), LogField("request", .text(request)),
+             LogField("status", .integer(status))]
         case .gameNotKept(let room, let error):
             [LogField("room", .text(room)), LogField("error", .text(error))]
         case .summary(let report):

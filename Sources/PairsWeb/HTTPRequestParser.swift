@@ -170,8 +170,9 @@ public struct HTTPRequestParser: Sendable {
         return .request(request, bytesConsumed: end)
     }
 
-    /// The field on a header line, or nil if the line is not `name: value` (RFC 9112 §5).
-    private static func headerField(_ line: [UInt8]) -> HTTPHeaders.Field? {
+    /// The field on a header line, or nil if the line is not `name: value` (RFC 9112 §5). Responses' fields
+    /// are read with it too (`WebSocketClientHandshake`).
+    static func headerField(_ line: [UInt8]) -> HTTPHeaders.Field? {
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return nil }
         let name = line[..<colon]
         // A line starting with whitespace would be obsolete line folding, and whitespace before the colon is

@@ -10,6 +10,8 @@ public enum HTTPStatus: Int, Sendable, Hashable {
     case notFound = 404
     /// A method other than `GET` or `HEAD`.
     case methodNotAllowed = 405
+    /// A request head that did not arrive within the server's time for it.
+    case requestTimeout = 408
     /// A request with a body: this server reads none.
     case contentTooLarge = 413
     /// A request line longer than `HTTPRequestParser.maxRequestLineBytes`.
@@ -28,6 +30,7 @@ public enum HTTPStatus: Int, Sendable, Hashable {
         case .badRequest: "Bad Request"
         case .notFound: "Not Found"
         case .methodNotAllowed: "Method Not Allowed"
+        case .requestTimeout: "Request Timeout"
         case .contentTooLarge: "Content Too Large"
         case .uriTooLong: "URI Too Long"
         case .upgradeRequired: "Upgrade Required"

@@ -53,4 +53,23 @@ struct UTF8Validator: Sendable, Hashable {
     mutating func consume(_ bytes: some Sequence<UInt8>) -> Bool {
         bytes.allSatisfy { consume($0) }
     }
+
+    /// Takes every byte of `bytes`; false at the first that cannot continue well-formed UTF-8. Between
+    /// characters, runs of ASCII are passed eight bytes at a time: the messages are JSON, nearly all ASCII,
+    /// and `pairs load` reads every state of a WebSocket run through this.
+    mutating func consume(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let asciiMask: UInt64 = 0x8080_8080_8080_8080
+        var index = 0
+        while index < bytes.count {
+            if isAtBoundary {
+                while index + 8 <= bytes.count, bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & asciiMask == 0 {
+                    index += 8
+                }
+                guard index < bytes.count else { break }
+            }
+            guard consume(bytes[index]) else { return false }
+            index += 1
+        }
+        return true
+    }
 }

@@ -25,6 +25,8 @@ public struct WebSocketCloseCode: RawRepresentable, Sendable, Hashable {
     public static let messageTooBig = WebSocketCloseCode(rawValue: 1009)
     /// The server met a condition it did not expect.
     public static let internalError = WebSocketCloseCode(rawValue: 1011)
+    /// The server is overloaded: try again later.
+    public static let tryAgainLater = WebSocketCloseCode(rawValue: 1013)
 
     /// Whether a close frame may carry this code (RFC 6455 §7.4.1-2 and the IANA registry): the defined
     /// codes 1000-1003 and 1007-1014, and the library and application ranges 3000-4999. 1004 is reserved,

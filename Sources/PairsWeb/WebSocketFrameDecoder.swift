@@ -1,5 +1,6 @@
 /// Turns the bytes a WebSocket client sends (RFC 6455 §5) into messages and control frames, in whatever
-/// pieces the bytes arrive: the server side of a connection whose messages are JSON text.
+/// pieces the bytes arrive: the server side of a connection whose messages are JSON text. Reading from a
+/// server instead (`Peer.server`, for `pairs load`), frames must be unmasked, and the rest is the same.
 ///
 /// A pure state machine: no socket, no clock, no answers of its own. The caller writes what the events ask
 /// for: a pong for a ping, a close frame echoing a close, and for a failure a close frame with the error's
@@ -43,8 +44,20 @@ public struct WebSocketFrameDecoder: Sendable {
         case failure(WebSocketFrameError)
     }
 
+    /// Whose frames a decoder reads: a client masks every frame it sends, a server none (RFC 6455 §5.1), and
+    /// a frame the other way fails the connection.
+    public enum Peer: Sendable, Hashable {
+        /// The server's decoder, reading a client: frames must be masked.
+        case client
+        /// A client's decoder, reading a server: frames must not be masked.
+        case server
+    }
+
     /// The longest message taken, in bytes of payload, summed over its fragments.
     public let maxMessageBytes: Int
+
+    /// Whose frames this decoder reads.
+    public let peer: Peer
 
     /// The header of the frame being read, once its length is known.
     private struct FrameHeader: Sendable {
@@ -92,11 +105,14 @@ public struct WebSocketFrameDecoder: Sendable {
     /// Checks the message being read, byte by byte as it is unmasked.
     private var validator = UTF8Validator()
 
-    /// - Parameter maxMessageBytes: the longest message taken; the server passes the line protocol's limit,
-    ///   so a message is refused over WebSocket exactly when it would be as a line.
-    public init(maxMessageBytes: Int) {
+    /// - Parameters:
+    ///   - maxMessageBytes: the longest message taken; the server passes the line protocol's limit, so a
+    ///     message is refused over WebSocket exactly when it would be as a line.
+    ///   - peer: whose frames are read: a client's (the server's decoder, the default) or a server's.
+    public init(maxMessageBytes: Int, from peer: Peer = .client) {
         precondition(maxMessageBytes >= 0, "maxMessageBytes cannot be negative")
         self.maxMessageBytes = maxMessageBytes
+        self.peer = peer
     }
 
     /// How many payload bytes are held for messages and control frames not yet complete.
@@ -112,7 +128,7 @@ public struct WebSocketFrameDecoder: Sendable {
         }
     }
 
-    /// Feeds the next bytes from the client, calling `body` with each event they complete, in stream order.
+    /// Feeds the next bytes from the peer, calling `body` with each event they complete, in stream order.
     public mutating func append(_ chunk: UnsafeRawBufferPointer, _ body: (Event) -> Void) {
         var index = 0
         while index < chunk.count {
@@ -133,7 +149,7 @@ public struct WebSocketFrameDecoder: Sendable {
                 } else {
                     let isMinimal = width == 2 ? length >= 126 : length > 0xFFFF && length >> 63 == 0
                     guard isMinimal else { return fail(.invalidPayloadLength, body) }
-                    startMaskingKey(opcode: opcode, isFinal: isFinal, length: length, body)
+                    startPayload(opcode: opcode, isFinal: isFinal, length: length, body)
                 }
             case .maskingKey(let header, let bytesRead, let key):
                 let key = key << 8 | UInt32(chunk[index])
@@ -184,7 +200,11 @@ public struct WebSocketFrameDecoder: Sendable {
 
     /// The second byte of a frame: the mask bit and the length, or where to find the length.
     private mutating func readPayloadLength(_ byte: UInt8, opcode: WebSocketOpcode, isFinal: Bool, _ body: (Event) -> Void) {
-        guard byte & 0x80 != 0 else { return fail(.unmaskedFrame, body) }
+        switch (peer, byte & 0x80 != 0) {
+        case (.client, false): return fail(.unmaskedFrame, body)
+        case (.server, true): return fail(.maskedFrame, body)
+        case (.client, true), (.server, false): break
+        }
         let length = byte & 0x7F
         guard !opcode.isControl || length <= WebSocketFrameEncoder.maxControlPayloadBytes else {
             return fail(.controlFrameTooLong, body)
@@ -192,17 +212,23 @@ public struct WebSocketFrameDecoder: Sendable {
         switch length {
         case 126: state = .extendedPayloadLength(opcode: opcode, isFinal: isFinal, width: 2, bytesLeft: 2, length: 0)
         case 127: state = .extendedPayloadLength(opcode: opcode, isFinal: isFinal, width: 8, bytesLeft: 8, length: 0)
-        default: startMaskingKey(opcode: opcode, isFinal: isFinal, length: UInt64(length), body)
+        default: startPayload(opcode: opcode, isFinal: isFinal, length: UInt64(length), body)
         }
     }
 
-    /// The length is known: refuse a message that would grow too long before any of its payload is read.
-    private mutating func startMaskingKey(opcode: WebSocketOpcode, isFinal: Bool, length: UInt64, _ body: (Event) -> Void) {
+    /// The length is known: refuse a message that would grow too long before any of its payload is read,
+    /// then read the masking key (a client's frame) or the payload (a server's, unmasked: a key of 0).
+    private mutating func startPayload(opcode: WebSocketOpcode, isFinal: Bool, length: UInt64, _ body: (Event) -> Void) {
         if !opcode.isControl && UInt64(messageBytes.count) + length > UInt64(maxMessageBytes) {
             return fail(.messageTooLong(limit: maxMessageBytes), body)
         }
         // Fits in an Int: a control frame has at most 125 bytes, a data frame at most `maxMessageBytes`.
-        state = .maskingKey(FrameHeader(opcode: opcode, isFinal: isFinal, length: Int(length)), bytesRead: 0, key: 0)
+        let header = FrameHeader(opcode: opcode, isFinal: isFinal, length: Int(length))
+        switch peer {
+        case .client: state = .maskingKey(header, bytesRead: 0, key: 0)
+        case .server where length == 0: completeFrame(header, body)
+        case .server: state = .payload(header, key: 0, offset: 0)
+        }
     }
 
     /// Unmasks the next `bytes` of the payload into its buffer, checking text as it goes.
@@ -212,7 +238,8 @@ public struct WebSocketFrameDecoder: Sendable {
         } else {
             let start = messageBytes.count
             Self.appendUnmasked(bytes, key: key, offset: offset, to: &messageBytes)
-            guard validator.consume(messageBytes[start...]) else { return fail(.invalidUTF8, body) }
+            let isValid = messageBytes.withUnsafeBytes { validator.consume(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+            guard isValid else { return fail(.invalidUTF8, body) }
         }
         let newOffset = offset + bytes.count
         if newOffset == header.length {
@@ -282,6 +309,8 @@ public struct WebSocketFrameDecoder: Sendable {
 
     /// Appends `bytes` XORed with the masking key (§5.3), starting `offset` bytes into the payload.
     private static func appendUnmasked(_ bytes: UnsafeRawBufferPointer, key: UInt32, offset: Int, to buffer: inout [UInt8]) {
+        // A server's frames are not masked, and a client's key may be 0: nothing to undo.
+        guard key != 0 else { return buffer.append(contentsOf: bytes) }
         for (position, byte) in bytes.enumerated() {
             // The key is big-endian: payload byte i is masked with key byte i mod 4, counted from the top.
             let shift = UInt32(24 - 8 * ((offset + position) & 3))

@@ -3,6 +3,8 @@
 public enum WebSocketFrameError: Error, Sendable, Hashable {
     /// A frame without a masking key: every frame from a client must be masked (§5.1).
     case unmaskedFrame
+    /// A frame with a masking key from a server, which must never mask (§5.1).
+    case maskedFrame
     /// A reserved bit (RSV1-3) is set, and no extension was negotiated that would give it a meaning (§5.2).
     case reservedBitsSet
     /// An opcode RFC 6455 leaves reserved (3-7, 11-15).
@@ -38,7 +40,7 @@ public enum WebSocketFrameError: Error, Sendable, Hashable {
         case .messageTooLong: .messageTooBig
         case .invalidUTF8: .invalidPayloadData
         // A bad close reason is a framing error rather than bad message data (Autobahn case 7.5.1 takes both).
-        case .unmaskedFrame, .reservedBitsSet, .reservedOpcode, .fragmentedControlFrame, .controlFrameTooLong,
+        case .unmaskedFrame, .maskedFrame, .reservedBitsSet, .reservedOpcode, .fragmentedControlFrame, .controlFrameTooLong,
              .invalidPayloadLength, .unexpectedContinuation, .dataFrameInsideFragmentedMessage,
              .closePayloadTooShort, .invalidCloseCode, .invalidCloseReason:
             .protocolError
@@ -51,6 +53,7 @@ extension WebSocketFrameError: CustomStringConvertible {
     public var description: String {
         switch self {
         case .unmaskedFrame: "client frames must be masked"
+        case .maskedFrame: "server frames must not be masked"
         case .reservedBitsSet: "reserved bits set without an extension"
         case .reservedOpcode(let opcode): "reserved opcode \(opcode)"
         case .fragmentedControlFrame: "control frames must not be fragmented"

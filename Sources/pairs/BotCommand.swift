@@ -1,3 +1,4 @@
+import PairsPolling
 import Dispatch
 #if canImport(Glibc)
 import Glibc
@@ -36,16 +37,10 @@ enum BotCommand {
         case .exit(let status): return status
         case .run(let options): parsed = options
         }
+        let signals = SignalWatcher([SIGINT, SIGTERM])
         signal(SIGPIPE, SIG_IGN)
         let launcher = Launcher(configuration: parsed.configuration)
-        var signalSources: [DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN) // delivered to the source below instead
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-            source.setEventHandler { launcher.stop() }
-            source.activate()
-            signalSources.append(source)
-        }
+        signals.start(on: .main) { _ in launcher.stop() }
         switch parsed.password {
         case .none: launcher.start(password: nil)
         case .given(let password): launcher.start(password: password)
@@ -58,7 +53,7 @@ enum BotCommand {
                 launcher.start(password: password)
             }
         }
-        withExtendedLifetime((launcher, signalSources)) { dispatchMain() }
+        withExtendedLifetime(launcher) { dispatchMain() }
     }
 
     /// Starts the runner once the password is known, and stops it (or, while the password is being asked

@@ -1,3 +1,4 @@
+import PairsPolling
 import Dispatch
 #if canImport(Glibc)
 import Glibc
@@ -18,6 +19,8 @@ enum LoadCommand {
 
       --host, -h HOST     server to load: a name, an IPv4 or an IPv6 address (default localhost)
       --port, -p N        server port (default 7777)
+      --transport T       lines (default), or ws: each connection a WebSocket on /ws, as the browser page
+                          connects, the same messages one per text frame
       --games N           stop once N games have finished
       --duration S        stop after S seconds (default 10 when --games is not given; with both, whichever
                           comes first)
@@ -39,7 +42,7 @@ enum LoadCommand {
     A rate_limited reply is counted and the request resent after a backoff; a dropped connection
     abandons its game and the run goes on. Ctrl-C ends the run early and still prints the summary.
 
-    JSON keys: target, concurrency, strategy, think_ms, duration_s, games, games_per_s, games_forfeited,
+    JSON keys: target, transport (lines or ws), concurrency, strategy, think_ms, duration_s, games, games_per_s, games_forfeited,
     games_abandoned, games_unfinished, flips, flips_per_s, flips_sent, flips_refused, resends,
     latency_ms {p50, p90, p99, p999, max, samples}, unfinished_flips, unfinished_max_ms,
     errors {CODE: count}, errors_total, connections {requested, opened, failed, dropped},
@@ -55,6 +58,7 @@ enum LoadCommand {
         case .exit(let status): return status
         case .run(let configuration): parsed = configuration
         }
+        let signals = SignalWatcher([SIGINT, SIGTERM])
         signal(SIGPIPE, SIG_IGN)
         let runner: LoadRunner
         do {
@@ -63,19 +67,12 @@ enum LoadCommand {
             printError("pairs load: \(error)")
             return 1
         }
-        var signalSources: [DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN) // delivered to the source below instead
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-            // The first signal ends the run and still prints the report; a second one exits at once.
-            nonisolated(unsafe) var stopping = false
-            source.setEventHandler {
-                if stopping { exit(130) }
-                stopping = true
-                runner.stop()
-            }
-            source.activate()
-            signalSources.append(source)
+        // The first signal ends the run and still prints the report; a second one exits at once.
+        var stopping = false
+        signals.start(on: .main) { _ in
+            if stopping { exit(130) }
+            stopping = true
+            runner.stop()
         }
         let json = parsed.json
         runner.start(progress: { StandardStream.writeErrorLine("pairs load: \($0)") }) { report in
@@ -91,18 +88,19 @@ enum LoadCommand {
             }
             exit(0)
         }
-        withExtendedLifetime((runner, signalSources)) { dispatchMain() }
+        withExtendedLifetime(runner) { dispatchMain() }
     }
 
     static func parse(_ arguments: [String]) throws(UsageError) -> (configuration: LoadConfiguration, json: Bool) {
         let flags = try Flags(arguments, known: Set([
-            "host", "port", "games", "duration", "concurrency", "strategy", "think-ms", "rate", "room-prefix",
+            "host", "port", "transport", "games", "duration", "concurrency", "strategy", "think-ms", "rate", "room-prefix",
             "server-pid", "seed",
         ]).union(RuleFlags.names), switches: Set(["json"]).union(RuleFlags.switches))
         var configuration = LoadConfiguration()
         let endpoint = try flags.endpoint()
         configuration.host = endpoint.host
         configuration.port = endpoint.port
+        configuration.transport = try flags.choice("transport", of: LoadTransport.self) ?? .lines
         configuration.games = try flags.integer("games", in: 1...1_000_000_000)
         if let text = flags.string("duration") {
             guard let seconds = Double(text), seconds > 0, seconds <= 31_536_000 else {

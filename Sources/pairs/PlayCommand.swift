@@ -1,3 +1,4 @@
+import PairsPolling
 import Dispatch
 #if canImport(Glibc)
 import Glibc
@@ -41,7 +42,9 @@ enum PlayCommand {
         case .exit(let status): return status
         case .run(let parsed): options = parsed
         }
-        let controller = PlayController(options: options, display: PlayController.standardDisplay(environment: environment))
+        let display = PlayController.standardDisplay(environment: environment)
+        let signals = SignalWatcher(PlayController.signals(for: display))
+        let controller = PlayController(options: options, display: display, signals: signals)
         controller.start { status in exit(status) }
         // The controller's handlers refer to it without owning it; this keeps it for the life of the process.
         withExtendedLifetime(controller) { dispatchMain() }

@@ -1,3 +1,4 @@
+import PairsPolling
 import Dispatch
 #if canImport(Glibc)
 import Glibc
@@ -62,7 +63,9 @@ enum ReplayCommand {
             tell(timeline, speed: options.speed)
             return 0
         case .terminal(let style):
-            let viewer = ReplayViewer(timeline: timeline, speed: options.speed, style: style)
+            // Dispatch's threads, the only ones so far, block every signal: holding them now loses none.
+            let signals = SignalWatcher(ReplayViewer.heldSignals)
+            let viewer = ReplayViewer(timeline: timeline, speed: options.speed, style: style, signals: signals)
             viewer.start { status in exit(status) }
             // The viewer's handlers refer to it without owning it; this keeps it for the life of the process.
             withExtendedLifetime(viewer) { dispatchMain() }

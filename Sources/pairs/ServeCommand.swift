@@ -1,3 +1,4 @@
+import PairsPolling
 import Dispatch
 #if canImport(Glibc)
 import Glibc
@@ -32,7 +33,8 @@ enum ServeCommand {
     \(RuleFlags.usage(heading: "  The rules of rooms whose creator does not choose them (default: the classic game, 8 pairs, 30 s a turn, a 1000 ms reveal, a match moves again):"))
 
     Prints "pairs listening on HOST:PORT" on stdout once it is listening (unless stdout is the terminal the
-    log's own listening line, with the process id, already went to).
+    log's own listening line, with the process id, already went to), then "open http://ADDRESS:PORT/ in a
+    browser" for each of the machine's LAN addresses: the same port serves the game's page.
     """
 
     /// What `pairs serve` was asked for: the server, and where it keeps its games.
@@ -49,6 +51,8 @@ enum ServeCommand {
         case .exit(let status): return status
         case .run(let parsed): options = parsed
         }
+        // Before anything else, so that no thread of the program can take these signals from the watcher.
+        let signals = SignalWatcher([SIGINT, SIGTERM, SIGHUP, SIGUSR1])
         var configuration = options.configuration
         signal(SIGPIPE, SIG_IGN)
         // The log file and the pid file's first half before anything else: a path that cannot be written
@@ -83,31 +87,21 @@ enum ServeCommand {
             }
         }
         let server = Server(configuration: configuration, version: version, store: store)
-        // The signal sources are in place before the listening line: a script that signals the server as
-        // soon as it listens must find it ready (between `SIG_IGN` and an active source, a signal is lost).
-        var signalSources: [DispatchSourceSignal] = []
-        // SIGHUP too: a dropped SSH session running the server in the foreground ends it as SIGTERM does,
-        // with `bye shutdown` to every client, rather than cutting them off.
-        for number in [SIGINT, SIGTERM, SIGHUP] {
-            signal(number, SIG_IGN) // delivered to the source below instead
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-            source.setEventHandler {
-                // The server flushes the store before it calls back.
+        signals.start(on: .main) { number in
+            switch number {
+            case SIGUSR1:
+                // As logrotate's postrotate sends it: the log file is opened again.
+                server.reopenLog()
+            default:
+                // SIGINT, SIGTERM, and SIGHUP too: a dropped SSH session running the server in the
+                // foreground ends it as SIGTERM does, with `bye shutdown` to every client. The server
+                // flushes the store before it calls back.
                 server.shutdown {
                     pidFile?.remove()
                     exit(0)
                 }
             }
-            source.activate()
-            signalSources.append(source)
         }
-        // SIGUSR1, as logrotate's postrotate sends it: the log file is opened again (without it the signal
-        // would end the process).
-        signal(SIGUSR1, SIG_IGN)
-        let reopen = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: .main)
-        reopen.setEventHandler { server.reopenLog() }
-        reopen.activate()
-        signalSources.append(reopen)
         do {
             try server.start()
         } catch {
@@ -123,10 +117,11 @@ enum ServeCommand {
         }
         if !logShowsListeningLine(configuration) {
             print("pairs listening on \(server.listeningAddress)")
-            fflush(nil) // flushes stdout, so a script waiting for the line sees it at once
         }
+        for url in server.browserURLs { print("open \(url) in a browser") }
+        fflush(nil) // flushes stdout, so a script waiting for the lines sees them at once
 
-        withExtendedLifetime(signalSources) { dispatchMain() }
+        dispatchMain()
     }
 
     /// Whether the log's listening line (which has the process id) goes to the very terminal stdout shows,

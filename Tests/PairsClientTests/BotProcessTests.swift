@@ -6,7 +6,7 @@ import PairsServer
 import Testing
 import PairsTestSupport
 
-@Test("two pairs bot processes play full games against a server, classic and three-card Matchismo with playing cards: every game ends and both tell it alike",
+@Test("two pairs bot processes play full games against a server, classic and three-card Matchismo with playing cards: every game ends and both tell it alike", .ownThread,
       .timeLimit(.minutes(3)), arguments: [
           ([String](), 10, 2 as Int?),
           // Matchismo's scores are anything (flips cost, matches earn): only that they mirror is checked.
@@ -34,7 +34,7 @@ func botsPlayFullGames(rules: [String], games: Int, pairs: Int?) async throws {
     #expect(server.statistics().gamesFinished == games)
 }
 
-@Test("pairs bot --solo plays solo games to the end: cleared without a clock, time's up against a short one",
+@Test("pairs bot --solo plays solo games to the end: cleared without a clock, time's up against a short one", .ownThread,
       .timeLimit(.minutes(2)))
 func botPlaysSoloGames() async throws {
     let pairs = try Tools.pairs()
@@ -62,7 +62,7 @@ func botPlaysSoloGames() async throws {
     #expect(server.statistics().gamesFinished == 6)
 }
 
-@Test("pairs bot plays full games against a server whose events are just their kind, and that sends fields, event kinds and messages it does not know, and says so once",
+@Test("pairs bot plays full games against a server whose events are just their kind, and that sends fields, event kinds and messages it does not know, and says so once", .ownThread,
       .timeLimit(.minutes(2)))
 func botsPlayAForeignServer() async throws {
     let foreign = try ForeignServer(pairs: 3)
@@ -85,7 +85,7 @@ func botsPlayAForeignServer() async throws {
     #expect(foreign.tally.states > 6 * 3 * 2 && foreign.tally.inventedStates > 0 && foreign.tally.inventedMessages > 0)
 }
 
-@Test("pairs bot exits 1 with a clear message when nothing listens on the port")
+@Test("pairs bot exits 1 with a clear message when nothing listens on the port", .ownThread)
 func botCannotConnect() async throws {
     let (socket, port) = try refusingPort()
     defer { close(socket) }
@@ -96,7 +96,7 @@ func botCannotConnect() async throws {
     #expect(bot.lines.isEmpty)
 }
 
-@Test("pairs play exits 1 with a clear message when nothing listens on the port")
+@Test("pairs play exits 1 with a clear message when nothing listens on the port", .ownThread)
 func playCannotConnect() async throws {
     let (socket, port) = try refusingPort()
     defer { close(socket) }
@@ -106,7 +106,7 @@ func playCannotConnect() async throws {
     #expect(play.errorText == "pairs play: cannot connect to 127.0.0.1:\(port): connection refused (is the server running, on that port?)\n")
 }
 
-@Test("bad options are refused with a message and exit status 2, before anything connects",
+@Test("bad options are refused with a message and exit status 2, before anything connects", .ownThread,
       arguments: [
           (["bot", "--strategy", "psychic"], "--strategy must be memory or random, not 'psychic'"),
           (["bot", "--games", "-1"], "--games must be a whole number from 0 to 1000000, not '-1'"),
@@ -133,7 +133,7 @@ func badOptions(arguments: [String], message: String) async throws {
     #expect(process.lines.isEmpty)
 }
 
-@Test("the common options have short forms, as nc and redis-cli have: -h HOST -p PORT -r ROOM -n NAME",
+@Test("the common options have short forms, as nc and redis-cli have: -h HOST -p PORT -r ROOM -n NAME", .ownThread,
       .timeLimit(.minutes(1)))
 func shortFlags() async throws {
     let pairs = try Tools.pairs()
@@ -158,7 +158,7 @@ func shortFlags() async throws {
     #expect(try await serve.waitForExit() == 0)
 }
 
-@Test("-h with no host after it is still help, for the habit; with a host it is the host", arguments: [
+@Test("-h with no host after it is still help, for the habit; with a host it is the host", .ownThread, arguments: [
     ["play", "-h"], ["bot", "-h"], ["load", "-h"], ["serve", "-h"], ["play", "-h", "--room", "r"], ["play", "--help"],
 ])
 func shortHelp(arguments: [String]) async throws {
@@ -170,7 +170,7 @@ func shortHelp(arguments: [String]) async throws {
     #expect(process.lines.contains { $0.contains("this help (so is -h with no") })
 }
 
-@Test("--help describes each command's options and exits 0", arguments: ["play", "bot"])
+@Test("--help describes each command's options and exits 0", .ownThread, arguments: ["play", "bot"])
 func helpForCommands(command: String) async throws {
     let process = try Subprocess(try Tools.pairs(), [command, "--help"])
     defer { process.terminate() }
@@ -180,7 +180,7 @@ func helpForCommands(command: String) async throws {
     for flag in ["--host, -h HOST", "--port, -p N", "--room, -r ROOM", "--name, -n NAME"] { #expect(help.contains(flag)) }
 }
 
-@Test("pairs bot and pairs play say when the room they sat down in plays other rules than they asked for: a classic room's board and clock are read from its start",
+@Test("pairs bot and pairs play say when the room they sat down in plays other rules than they asked for: a classic room's board and clock are read from its start", .ownThread,
       .timeLimit(.minutes(1)))
 func otherRulesAreSaid() async throws {
     let pairs = try Tools.pairs()

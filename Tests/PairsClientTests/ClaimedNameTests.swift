@@ -12,7 +12,7 @@ private func claim(_ name: String, password: String, on server: KeptGamesServer)
     #expect(try await bot.waitForExit(timeout: .seconds(60)) == 0, "\(bot.errorText)")
 }
 
-@Suite("Claimed names in pairs bot and pairs play")
+@Suite("Claimed names in pairs bot and pairs play", .ownThread)
 struct ClaimedNameTests {
     @Test("pairs bot with a claimed name stops at once with status 1: without the password name_taken's words, with a wrong one bad_password's")
     func botRefusedName() async throws {

@@ -6,6 +6,7 @@ import PairsClient
 import PairsRules
 import PairsServer
 import PairsWire
+import PairsTestSupport
 import Testing
 
 /// A connection to `server` whose events land in the returned log.
@@ -17,7 +18,7 @@ private func connect(to server: Server, host: String = "127.0.0.1") throws -> (C
     return (connection, log)
 }
 
-@Test("a connection reads the welcome, sends JSON requests and reads the answers as messages")
+@Test("a connection reads the welcome, sends JSON requests and reads the answers as messages", .ownThread)
 func connectionTalksToTheServer() async throws {
     let server = try startServer()
     defer { server.stop() }
@@ -40,7 +41,7 @@ func connectionTalksToTheServer() async throws {
     connection.queue.sync { connection.close() }
 }
 
-@Test("a server going away is reported as a goodbye and then an end of stream, once")
+@Test("a server going away is reported as a goodbye and then an end of stream, once", .ownThread)
 func connectionReportsTheEnd() async throws {
     let server = try startServer()
     let (connection, log) = try connect(to: server)
@@ -56,7 +57,7 @@ func connectionReportsTheEnd() async throws {
     #expect(afterwards == .notConnected)
 }
 
-@Test("connecting where nothing listens fails with a typed error that says so")
+@Test("connecting where nothing listens fails with a typed error that says so", .ownThread)
 func connectingToNothingFails() throws {
     let (socket, port) = try refusingPort()
     defer { close(socket) }
@@ -68,7 +69,7 @@ func connectingToNothingFails() throws {
     }
 }
 
-@Test("a host name that does not resolve and a port out of range are typed errors, not crashes")
+@Test("a host name that does not resolve and a port out of range are typed errors, not crashes", .ownThread)
 func badAddressesFail() {
     #expect(throws: ConnectionError.badPort(0)) {
         _ = try ClientConnection.open(to: ServerEndpoint(host: "localhost", port: 0), queue: DispatchQueue(label: "t"))
@@ -80,7 +81,7 @@ func badAddressesFail() {
     }
 }
 
-@Test("a host name with several addresses is tried address by address (localhost reaches an IPv4-only server)")
+@Test("a host name with several addresses is tried address by address (localhost reaches an IPv4-only server)", .ownThread)
 func localhostReachesIPv4Server() async throws {
     let server = try startServer()
     defer { server.stop() }
@@ -89,7 +90,7 @@ func localhostReachesIPv4Server() async throws {
     connection.queue.sync { connection.close() }
 }
 
-@Test("an IPv6 address connects to a server listening on IPv6")
+@Test("an IPv6 address connects to a server listening on IPv6", .ownThread)
 func ipv6Connects() async throws {
     var configuration = ServerConfiguration()
     configuration.host = "::1"

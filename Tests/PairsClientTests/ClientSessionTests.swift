@@ -31,7 +31,7 @@ private func state(_ event: SessionEvent) -> WireState? {
     if case .message(.state(let message)) = event { message.state } else { nil }
 }
 
-@Test("after a dropped connection the session reconnects, takes its seat back, and the game goes on")
+@Test("after a dropped connection the session reconnects, takes its seat back, and the game goes on", .ownThread)
 func sessionResumesAfterADrop() async throws {
     let server = try startServer()
     defer { server.stop() }
@@ -69,7 +69,7 @@ func sessionResumesAfterADrop() async throws {
     ann.queue.sync { ann.close() }
 }
 
-@Test("when the server has given the seat away, the session says the seat is lost and stays connected")
+@Test("when the server has given the seat away, the session says the seat is lost and stays connected", .ownThread)
 func sessionReportsALostSeat() async throws {
     // With no grace period the seat is forfeited the moment the connection drops.
     let server = try startServer(graceSeconds: 0)
@@ -94,7 +94,7 @@ func sessionReportsALostSeat() async throws {
     ann.queue.sync { ann.close() }
 }
 
-@Test("when the server is gone for good the session gives up once the window closes, and says why")
+@Test("when the server is gone for good the session gives up once the window closes, and says why", .ownThread)
 func sessionGivesUp() async throws {
     let server = try startServer()
     let proxy = try TCPProxy(serverPort: server.port)
@@ -111,7 +111,7 @@ func sessionGivesUp() async throws {
     #expect(attempts == Array(1...attempts.count))
 }
 
-@Test("a goodbye from a server shutting down ends the session without retrying")
+@Test("a goodbye from a server shutting down ends the session without retrying", .ownThread)
 func sessionEndsOnShutdown() async throws {
     let server = try startServer()
     let (_, log) = try await seatedPlayer(port: server.port, "ann")
@@ -121,7 +121,7 @@ func sessionEndsOnShutdown() async throws {
     #expect(!log.all.contains { if case .reconnecting = $0 { true } else { false } })
 }
 
-@Test("a session that cannot connect at all ends at once with the connection error")
+@Test("a session that cannot connect at all ends at once with the connection error", .ownThread)
 func sessionCannotConnect() async throws {
     let (socket, port) = try refusingPort()
     defer { close(socket) }
@@ -130,7 +130,7 @@ func sessionCannotConnect() async throws {
     guard case .cannotConnect(.cannotConnect) = end else { Issue.record("got \(end)"); return }
 }
 
-@Test("reconnect delays start short, double, stop at the maximum, and stop altogether when the window closes")
+@Test("reconnect delays start short, double, stop at the maximum, and stop altogether when the window closes", .ownThread)
 func reconnectBackoff() {
     let policy = ReconnectPolicy(windowMilliseconds: 60_000, firstDelayMilliseconds: 250, maxDelayMilliseconds: 5_000)
     let delays = (1...8).map { policy.delay(beforeAttempt: $0, elapsedMilliseconds: 0) }

@@ -29,7 +29,7 @@ private func watch(room: String, port: Int) async throws -> (ClientConnection, E
     throw TimedOut(what: "room \(room) to exist")
 }
 
-@Suite("pairs history, leaderboard, profile and replay against a server that keeps its games")
+@Suite("pairs history, leaderboard, profile and replay against a server that keeps its games", .ownThread)
 struct KeptGamesCommandTests {
     @Test("two claimed bots' games and a solo game are in pairs history (and --json), on pairs leaderboard and in pairs profile",
           .timeLimit(.minutes(3)))

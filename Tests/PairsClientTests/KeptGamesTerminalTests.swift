@@ -21,7 +21,7 @@ private func expectRestored(_ terminal: Tmux, status: Int32) async throws -> Str
     return after
 }
 
-@Suite("pairs replay and claimed names in a terminal")
+@Suite("pairs replay and claimed names in a terminal", .ownThread)
 struct KeptGamesTerminalTests {
     @Test("pairs replay in a terminal draws the game with pairs play's screen: space steps forward, b back, G to the end, q quits and the terminal is back",
           Tools.needs("tmux"), .timeLimit(.minutes(3)))

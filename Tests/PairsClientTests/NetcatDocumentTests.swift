@@ -38,7 +38,7 @@ private func maskingTokens(_ line: String) -> String {
 }
 
 // Three reveals of 2.5 s each, and a suite that keeps both cores busy: two minutes is the bound.
-@Test("clients/netcat.md is exact: replaying its typed lines with nc against pairs serve gives its every line",
+@Test("clients/netcat.md is exact: replaying its typed lines with nc against pairs serve gives its every line", .ownThread,
       Tools.needs("nc"), .timeLimit(.minutes(2)))
 func netcatDocumentIsExact() async throws {
     let nc = try Tools.external("nc")

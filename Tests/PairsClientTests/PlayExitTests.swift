@@ -18,7 +18,7 @@ private func table(_ room: String) throws -> (server: Server, bot: Subprocess, c
     return (server, bot, [pairs.path, "play"] + endpoint + ["--name", "ann"])
 }
 
-@Test("during a game Ctrl-C asks first; Enter stays in the game; Ctrl-D and /quit ask too, and Ctrl-C then leaves, forfeits, restores the terminal and exits 130",
+@Test("during a game Ctrl-C asks first; Enter stays in the game; Ctrl-D and /quit ask too, and Ctrl-C then leaves, forfeits, restores the terminal and exits 130", .ownThread,
       Tools.needs("tmux"), .timeLimit(.minutes(1)))
 func controlCAsksDuringAGame() async throws {
     let (server, bot, command) = try table("ctrlc")
@@ -46,7 +46,7 @@ func controlCAsksDuringAGame() async throws {
     try await waitUntil("the bot to see ann leave") { server.statistics().gamesFinished == 1 }
 }
 
-@Test("during a game /leave asks, y leaves (forfeiting) for the lobby; outside a game /quit and Ctrl-C act at once",
+@Test("during a game /leave asks, y leaves (forfeiting) for the lobby; outside a game /quit and Ctrl-C act at once", .ownThread,
       Tools.needs("tmux"), .timeLimit(.minutes(1)))
 func leaveAsksDuringAGame() async throws {
     let (server, bot, command) = try table("leave")
@@ -71,7 +71,7 @@ func leaveAsksDuringAGame() async throws {
     }
 }
 
-@Test("closing the terminal (SIGHUP) mid-game drops the connection without forfeiting; the same command in a new terminal takes the seat back",
+@Test("closing the terminal (SIGHUP) mid-game drops the connection without forfeiting; the same command in a new terminal takes the seat back", .ownThread,
       Tools.needs("tmux"), .timeLimit(.minutes(1)))
 func hangUpKeepsTheSeat() async throws {
     let (server, bot, command) = try table("hup")
@@ -103,7 +103,7 @@ func hangUpKeepsTheSeat() async throws {
     #expect(state.seatFiles.isEmpty)
 }
 
-@Test("the terminal's bell rings when ann's turn begins, and not with --quiet", Tools.needs("tmux"), .timeLimit(.minutes(1)),
+@Test("the terminal's bell rings when ann's turn begins, and not with --quiet", .ownThread, Tools.needs("tmux"), .timeLimit(.minutes(1)),
       arguments: [false, true])
 func bellOnYourTurn(quiet: Bool) async throws {
     let pairs = try Tools.pairs()

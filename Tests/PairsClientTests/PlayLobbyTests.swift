@@ -7,7 +7,7 @@ import PairsTestSupport
 
 // The lobby of `pairs play`, driven through its plain output: what there is to see before and between games.
 
-@Test("/list, /who and /stats answer in words in a room and in the lobby; /watch shows a spectator the board at every turn; nothing is hinted after /quit",
+@Test("/list, /who and /stats answer in words in a room and in the lobby; /watch shows a spectator the board at every turn; nothing is hinted after /quit", .ownThread,
       .timeLimit(.minutes(1)))
 func lobbyCommands() async throws {
     let pairs = try Tools.pairs()
@@ -56,7 +56,7 @@ func lobbyCommands() async throws {
     #expect(!afterQuit.contains { $0.contains("type /") }, "\(afterQuit)")
 }
 
-@Test("pairs play --watch of a room that is not there, printing plain lines, says so and exits 1 instead of waiting")
+@Test("pairs play --watch of a room that is not there, printing plain lines, says so and exits 1 instead of waiting", .ownThread)
 func watchingNothingExits() async throws {
     let server = try startServer()
     defer { server.stop() }

@@ -7,7 +7,7 @@ private func faceDownCards(_ line: String) -> [Int] {
     line.dropFirst("board: ".count).split(separator: " ").compactMap { Int($0) }
 }
 
-@Test("with its output in a pipe, pairs play prints one plain line per event and can be played by a script",
+@Test("with its output in a pipe, pairs play prints one plain line per event and can be played by a script", .ownThread,
       .timeLimit(.minutes(2)))
 func playIsScriptable() async throws {
     let pairs = try Tools.pairs()

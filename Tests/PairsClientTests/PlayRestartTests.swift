@@ -13,7 +13,7 @@ private func serve(port: Int = 0) async throws -> (Subprocess, Int) {
     return (server, try #require(Int(line.split(separator: ":").last ?? "")))
 }
 
-@Test("when the server dies and comes back, pairs play says the seat and the game were lost with it; while it is away, input is told so",
+@Test("when the server dies and comes back, pairs play says the seat and the game were lost with it; while it is away, input is told so", .ownThread,
       .timeLimit(.minutes(1)))
 func serverRestartIsTold() async throws {
     let pairs = try Tools.pairs()

@@ -16,7 +16,7 @@ private func wrapProblem(_ screen: String, columns: Int, rows: Int) -> String? {
     return nil
 }
 
-@Test("the screen fits 80x24, 40x12 and a tall terminal: the title stays on top, the prompt keeps its row, typed digits land on it, both names show",
+@Test("the screen fits 80x24, 40x12 and a tall terminal: the title stays on top, the prompt keeps its row, typed digits land on it, both names show", .ownThread,
       Tools.needs("tmux"), .timeLimit(.minutes(2)),
       arguments: [(80, 24), (40, 12), (100, 45)])
 func screenFitsTheTerminal(columns: Int, rows: Int) async throws {

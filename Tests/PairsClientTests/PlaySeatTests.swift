@@ -20,7 +20,7 @@ private func mode(_ path: String) throws -> Int {
     try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
 }
 
-@Test("after kill -9 the same command takes the seat back; --new takes a new seat instead (here: the room is full, exit 1)",
+@Test("after kill -9 the same command takes the seat back; --new takes a new seat instead (here: the room is full, exit 1)", .ownThread,
       .timeLimit(.minutes(1)))
 func killedClientTakesItsSeatBack() async throws {
     let server = try startServer(pairs: 3, seed: 4)
@@ -60,7 +60,7 @@ func killedClientTakesItsSeatBack() async throws {
     try await waitUntil("the forfeit") { server.statistics().gamesFinished == 1 }
 }
 
-@Test("a saved seat the server no longer holds is said to be gone, and the same command joins afresh")
+@Test("a saved seat the server no longer holds is said to be gone, and the same command joins afresh", .ownThread)
 func staleSeatFallsBackToAJoin() async throws {
     let server = try startServer(pairs: 3, seed: 4)
     defer { server.stop() }
@@ -86,7 +86,7 @@ func staleSeatFallsBackToAJoin() async throws {
     #expect(try await ann.waitForExit() == 0)
 }
 
-@Test("a second pairs play with the same command, while the first still runs, takes a seat of its own instead of the first's")
+@Test("a second pairs play with the same command, while the first still runs, takes a seat of its own instead of the first's", .ownThread)
 func runningClientKeepsItsSeat() async throws {
     let server = try startServer(pairs: 3, seed: 4)
     defer { server.stop() }

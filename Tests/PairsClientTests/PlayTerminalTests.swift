@@ -10,7 +10,7 @@ func faceDownCards(on screen: String) -> [Int] {
     }
 }
 
-@Test("a person plays a whole game of pairs play in a terminal against a bot: board, scores, turn, clock, result",
+@Test("a person plays a whole game of pairs play in a terminal against a bot: board, scores, turn, clock, result", .ownThread,
       Tools.needs("tmux"), .timeLimit(.minutes(2)))
 func playAWholeGameInATerminal() async throws {
     let pairs = try Tools.pairs()

@@ -10,7 +10,7 @@ private func pythonBotFiles() throws -> (python: URL, script: URL) {
     (try Tools.external("python3"), Tools.clientsDirectory.appendingPathComponent("python/pairs_bot.py"))
 }
 
-@Test("the Python bot plays full games against pairs bot, classic or three-card Matchismo with playing cards, and both report the same games",
+@Test("the Python bot plays full games against pairs bot, classic or three-card Matchismo with playing cards, and both report the same games", .ownThread,
       Tools.needs("python3"), .timeLimit(.minutes(2)), arguments: [
           ("memory", [String]()), ("random", []),
           ("memory", ["--match", "3", "--deck", "cards", "--scoring", "matchismo", "--pairs", "5", "--again-on-match", "false"]),
@@ -36,7 +36,7 @@ func pythonBotPlaysPairsBot(strategy: String, rules: [String]) async throws {
     #expect(pythonBot.errorText.isEmpty, "\(pythonBot.errorText)")
 }
 
-@Test("the Python bot plays solo games with the rule flags it shares with pairs bot, and says how each ended",
+@Test("the Python bot plays solo games with the rule flags it shares with pairs bot, and says how each ended", .ownThread,
       Tools.needs("python3"), .timeLimit(.minutes(2)))
 func pythonBotPlaysSolo() async throws {
     let (python, script) = try pythonBotFiles()
@@ -59,7 +59,7 @@ func pythonBotPlaysSolo() async throws {
     #expect(server.statistics().gamesFinished == 3)
 }
 
-@Test("the Python bot refuses rule flags that contradict each other, before it connects", Tools.needs("python3"),
+@Test("the Python bot refuses rule flags that contradict each other, before it connects", .ownThread, Tools.needs("python3"),
       arguments: [["--solo", "--seats", "2"], ["--flip-cost", "3"], ["--match", "4"], ["--again-on-match", "maybe"]])
 func pythonBotRefusesBadRules(arguments: [String]) async throws {
     let (python, script) = try pythonBotFiles()
@@ -69,7 +69,7 @@ func pythonBotRefusesBadRules(arguments: [String]) async throws {
     #expect(bot.errorText.contains("usage: pairs_bot.py"), "\(bot.errorText)")
 }
 
-@Test("the Python bot plays full games against a server whose events are just their kind, and that sends fields, event kinds and messages it does not know, and says so once",
+@Test("the Python bot plays full games against a server whose events are just their kind, and that sends fields, event kinds and messages it does not know, and says so once", .ownThread,
       Tools.needs("python3"), .timeLimit(.minutes(2)))
 func pythonBotPlaysAForeignServer() async throws {
     let (python, script) = try pythonBotFiles()
@@ -89,7 +89,7 @@ func pythonBotPlaysAForeignServer() async throws {
     #expect(foreign.tally.inventedStates > 0)
 }
 
-@Test("the Python bot exits 1 with a message when it cannot connect", Tools.needs("python3"))
+@Test("the Python bot exits 1 with a message when it cannot connect", .ownThread, Tools.needs("python3"))
 func pythonBotCannotConnect() async throws {
     let (python, script) = try pythonBotFiles()
     let (socket, port) = try refusingPort()
@@ -100,7 +100,7 @@ func pythonBotCannotConnect() async throws {
     #expect(bot.errorText.hasPrefix("pairs_bot.py: cannot connect to 127.0.0.1:\(port): "))
 }
 
-@Test("the bash example plays a game against pairs bot and prints its result line", .timeLimit(.minutes(1)))
+@Test("the bash example plays a game against pairs bot and prints its result line", .ownThread, .timeLimit(.minutes(1)))
 func bashExamplePlays() async throws {
     let bash = try Tools.external("bash")
     let script = Tools.clientsDirectory.appendingPathComponent("bash/pairs_random.sh")

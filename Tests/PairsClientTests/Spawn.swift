@@ -28,6 +28,11 @@ enum Spawn {
         for (source, target) in [(stdin, Int32(0)), (stdout, 1), (stderr, 2)] {
             if let source { posix_spawn_file_actions_adddup2(&actions, source, target) }
         }
+        // Nothing but the three streams: a descriptor another test has open without close-on-exec for an
+        // instant (Foundation's pipes and the socket by which `Process` learns that its child exited) would
+        // otherwise live on in this child, for good in a daemon such as tmux's server, and that test would
+        // never see its end.
+        _ = closeFrom(&actions, 3)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -67,6 +72,15 @@ enum Spawn {
             return (ends[0], ends[1])
         }
     }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 on), which its header declares only under
+    /// `_GNU_SOURCE`, out of reach of Swift's Glibc module; looked up by name instead.
+    private static let closeFrom: @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32 = {
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else {
+            fatalError("glibc 2.34 or later is needed to spawn children without this process's descriptors")
+        }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
 
     /// Held while a pipe is made and while a child is spawned: a child spawned between `pipe` and
     /// `fcntl` on another thread would inherit both ends, and the reader would never see the end.

@@ -61,7 +61,7 @@ private final class OutputBox: @unchecked Sendable {
     var err: String { lock.lock(); defer { lock.unlock() }; return errText }
 }
 
-@Suite(.serialized)
+@Suite(.serialized, .ownThread)
 struct LoadCommandTests {
     @Test("pairs load --json prints one JSON object with every documented key, and Foundation parses it")
     func jsonSummary() throws {

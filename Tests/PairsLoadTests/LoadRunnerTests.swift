@@ -11,13 +11,16 @@ import Testing
 
 // Load runs against a real server in this process, over real TCP on 127.0.0.1. Serialized: each run wants
 // the machine's two cores for itself, and several at once would only make each one slower.
-@Suite(.serialized)
+@Suite(.serialized, .ownThread)
 struct LoadRunnerTests {
-    @Test("--games 50 --concurrency 10 finishes exactly 50 games without an error, and the server counts the same")
-    func fiftyGames() throws {
+    @Test("--games 50 --concurrency 10 finishes exactly 50 games without an error, and the server counts the same, over lines and over WebSockets",
+          arguments: [LoadTransport.lines, .webSocket])
+    func fiftyGames(over transport: LoadTransport) throws {
         let server = try startServer()
         defer { server.stop() }
-        let runner = try LoadRunner(configuration: loadConfiguration(port: server.port, concurrency: 10, games: 50))
+        var configuration = loadConfiguration(port: server.port, concurrency: 10, games: 50)
+        configuration.transport = transport
+        let runner = try LoadRunner(configuration: configuration)
         let report = try runToEnd(runner)
 
         #expect(report.games == 50)

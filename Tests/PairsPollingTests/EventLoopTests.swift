@@ -1,6 +1,7 @@
 import Dispatch
 import PairsPolling
 import Synchronization
+import PairsTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -47,7 +48,7 @@ private final class Pair: Sendable {
     }
 }
 
-@Suite("The event loop of the server and the load client: one Dispatch source over the epoll set")
+@Suite("The event loop of the server and the load client: one Dispatch source over the epoll set", .ownThread)
 struct EventLoopTests {
     @Test("a ready socket is handled on the loop's queue under its token, between the batch hook and the after hook")
     func handlesReadySocketsOnItsQueue() throws {

@@ -1,6 +1,7 @@
 import Dispatch
 import PairsPolling
 import Synchronization
+import PairsTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -60,7 +61,7 @@ private func harvestAll(_ poller: EventPoller) -> [UInt64: UInt32] {
     return seen
 }
 
-@Suite("The epoll set behind the server's and the load client's event loops")
+@Suite("The epoll set behind the server's and the load client's event loops", .ownThread)
 struct EventPollerTests {
     @Test("an idle socket is not reported, and one with input is reported readable under its token")
     func reportsInputUnderItsToken() throws {

@@ -1,4 +1,5 @@
 import PairsPolling
+import PairsTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -78,7 +79,7 @@ private func backlog(on peers: Peers, bytes count: Int = 100_000) -> (queue: Out
     return (queue, message)
 }
 
-@Test("bytes the socket takes at once are sent, and nothing is queued")
+@Test("bytes the socket takes at once are sent, and nothing is queued", .ownThread)
 func smallWritesGoStraightOut() throws {
     let peers = try Peers()
     var queue = OutputQueue()
@@ -88,7 +89,7 @@ func smallWritesGoStraightOut() throws {
     #expect(peers.readAll() == Array("hello\n".utf8))
 }
 
-@Test("what the socket does not take waits, in order, and goes out byte for byte as the peer reads")
+@Test("what the socket does not take waits, in order, and goes out byte for byte as the peer reads", .ownThread)
 func backlogGoesOutInOrder() throws {
     let peers = try Peers()
     var (queue, first) = backlog(on: peers, bytes: 1_000_000)
@@ -103,7 +104,7 @@ func backlogGoesOutInOrder() throws {
     #expect(drain(&queue, peers) == first + second + third)
 }
 
-@Test("bytes from a reused buffer are copied when they must wait, so the buffer can change meanwhile")
+@Test("bytes from a reused buffer are copied when they must wait, so the buffer can change meanwhile", .ownThread)
 func reusedBufferIsCopied() throws {
     let peers = try Peers()
     var queue = OutputQueue()
@@ -116,7 +117,7 @@ func reusedBufferIsCopied() throws {
     #expect(drain(&queue, peers) == original)
 }
 
-@Test("a queue at its limit refuses the next message with overflow and keeps what it holds; one byte less fits")
+@Test("a queue at its limit refuses the next message with overflow and keeps what it holds; one byte less fits", .ownThread)
 func limitRefusesOverflow() throws {
     let peers = try Peers()
     var (queue, first) = backlog(on: peers)
@@ -130,7 +131,7 @@ func limitRefusesOverflow() throws {
     #expect(drain(&queue, peers) == first + next)
 }
 
-@Test("discarding drops the messages not begun and keeps the rest of the one begun, so no line is cut")
+@Test("discarding drops the messages not begun and keeps the rest of the one begun, so no line is cut", .ownThread)
 func discardKeepsTheMessageBegun() throws {
     let peers = try Peers()
     var (queue, first) = backlog(on: peers)
@@ -144,7 +145,7 @@ func discardKeepsTheMessageBegun() throws {
     #expect(queue.isEmpty)
 }
 
-@Test("a flush sends no more than it is allowed, and the rest waits for the next")
+@Test("a flush sends no more than it is allowed, and the rest waits for the next", .ownThread)
 func flushKeepsToItsBudget() throws {
     let peers = try Peers()
     var (queue, first) = backlog(on: peers)
@@ -157,7 +158,7 @@ func flushKeepsToItsBudget() throws {
     #expect(drain(&queue, peers, alreadyRead: received) == first)
 }
 
-@Test("a socket whose peer is gone fails the write and the flush, and queues nothing more")
+@Test("a socket whose peer is gone fails the write and the flush, and queues nothing more", .ownThread)
 func brokenSocketFailsTheQueue() throws {
     let peers = try Peers()
     var (queue, _) = backlog(on: peers)

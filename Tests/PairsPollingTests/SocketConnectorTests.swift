@@ -1,4 +1,5 @@
 import PairsPolling
+import PairsTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -30,7 +31,7 @@ private final class BoundSocket {
     deinit { close(fd) }
 }
 
-@Test("connecting to a listening socket gives a connected, non-blocking socket without Nagle's delay")
+@Test("connecting to a listening socket gives a connected, non-blocking socket without Nagle's delay", .ownThread)
 func connectsToAListener() throws {
     let listener = try BoundSocket(listening: true)
     let fd = try SocketConnector.connect(to: listener.address, timeoutMilliseconds: 5000).get()
@@ -49,7 +50,7 @@ func connectsToAListener() throws {
     #expect(SocketAddress(storage: peer, length: length).port == listener.address.port)
 }
 
-@Test("connecting where nothing listens fails with ECONNREFUSED, said in words")
+@Test("connecting where nothing listens fails with ECONNREFUSED, said in words", .ownThread)
 func refusedConnect() throws {
     let refusing = try BoundSocket(listening: false)
     defer { withExtendedLifetime(refusing) {} }
@@ -62,7 +63,7 @@ func refusedConnect() throws {
     #expect("\(error)".lowercased().contains("refused"))
 }
 
-@Test("addresses are tried in order: a refusing one is passed over for the next that accepts")
+@Test("addresses are tried in order: a refusing one is passed over for the next that accepts", .ownThread)
 func firstThatAccepts() throws {
     let listener = try BoundSocket(listening: true)
     let refusingSocket = try BoundSocket(listening: false)
@@ -79,7 +80,7 @@ func firstThatAccepts() throws {
     }
 }
 
-@Test("a connect started without waiting says how it ended once the socket is writable")
+@Test("a connect started without waiting says how it ended once the socket is writable", .ownThread)
 func startedConnectEnds() throws {
     let listener = try BoundSocket(listening: true)
     let fd = try SocketConnector.startConnecting(to: listener.address).get()
@@ -96,7 +97,7 @@ func startedConnectEnds() throws {
     #expect(SocketConnector.pendingError(of: refused) == ECONNREFUSED)
 }
 
-@Test("the wait is described in seconds when it is whole seconds, else in milliseconds")
+@Test("the wait is described in seconds when it is whole seconds, else in milliseconds", .ownThread)
 func noAnswerIsDescribed() {
     #expect("\(ConnectError.noAnswer(withinMilliseconds: 5000))" == "no answer within 5 seconds")
     #expect("\(ConnectError.noAnswer(withinMilliseconds: 250))" == "no answer within 250 ms")

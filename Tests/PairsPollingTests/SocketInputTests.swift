@@ -1,4 +1,5 @@
 import PairsPolling
+import PairsTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -19,7 +20,7 @@ private func read(_ fd: Int32) -> (SocketInput, [UInt8]) {
     return (input, [])
 }
 
-@Test("a read says what it brought: the bytes, nothing yet, or the end of the stream", arguments: [false, true])
+@Test("a read says what it brought: the bytes, nothing yet, or the end of the stream", .ownThread, arguments: [false, true])
 func readsWhatThereIs(nonBlocking: Bool) throws {
     let (ours, theirs) = try socketPair(nonBlocking: nonBlocking)
     defer { close(ours) }
@@ -33,7 +34,7 @@ func readsWhatThereIs(nonBlocking: Bool) throws {
     #expect(read(ours).0 == .endOfStream)
 }
 
-@Test("a peer that goes away with input unread breaks the socket, and the read says so with its errno")
+@Test("a peer that goes away with input unread breaks the socket, and the read says so with its errno", .ownThread)
 func brokenSocketFailsTheRead() throws {
     let (ours, theirs) = try socketPair(nonBlocking: true)
     defer { close(ours) }

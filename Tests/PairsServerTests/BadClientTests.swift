@@ -2,10 +2,12 @@ import Foundation
 import PairsLobby
 import PairsRules
 import PairsServer
+import PairsTestSupport
 import PairsWire
+import PairsTestSupport
 import Testing
 
-@Suite("Protection against bad clients")
+@Suite("Protection against bad clients", .ownThread)
 struct BadClientTests {
     @Test("every refused request gets its error code and id, and the connection keeps working", arguments: [
         (#"{"type":"flip","card":-1,"id":1}"#, ErrorCode.badCard, RequestID?.some(.integer(1))),
@@ -100,8 +102,8 @@ struct BadClientTests {
         try client.waitForClose()
     }
 
-    @Test("a client that never reads is dropped as too slow while its room plays on")
-    func slowReaderIsDropped() throws {
+    @Test("a client that never reads is dropped as too slow while its room plays on", arguments: [TestClient.Transport.lines, .webSocket])
+    func slowReaderIsDropped(over transport: TestClient.Transport) throws {
         let server = try startServer {
             $0.outputBufferLimitBytes = 64 * 1024
             $0.lobby.graceSeconds = 600
@@ -109,12 +111,14 @@ struct BadClientTests {
         }
         defer { server.stop() }
         let reader = try TestClient(port: server.port)
-        let stalled = try TestClient(port: server.port, receiveBufferBytes: 4096)
+        let stalled = try TestClient(port: server.port, receiveBufferBytes: 4096, transport: transport)
         try reader.join("slow")
         stalled.send(#"{"type":"join","room":"slow"}"#)
         _ = try reader.waitForState { $0.state.phase == .playing }
         // The stalled client asks for states (pings and rooms lists) and never reads any answer.
-        let request = Array(String(repeating: "{\"type\":\"list\"}\n", count: 200).utf8)
+        let list = #"{"type":"list"}"#
+        let request = transport == .lines ? Array(String(repeating: list + "\n", count: 200).utf8)
+            : WebSocketTestClient.encode([WebSocketTestClient.Frame](repeating: .text(list), count: 200))
         let deadline = Date().addingTimeInterval(20)
         var disconnect: StateMessage?
         while disconnect == nil, Date() < deadline {
@@ -134,22 +138,22 @@ struct BadClientTests {
         #expect(flip.state.event == StateEvent(.flip(.first, card: 0)))
     }
 
-    @Test("an idle connection in no room is closed with bye idle, and ping keeps one alive")
-    func idleConnectionsAreClosed() throws {
+    @Test("an idle connection in no room is closed with bye idle, and ping keeps one alive", arguments: [TestClient.Transport.lines, .webSocket])
+    func idleConnectionsAreClosed(over transport: TestClient.Transport) throws {
         // The limit to the millisecond is the lobby's tests' (on a manual clock); this one shows the real
         // server keeps it, with pings far more often than the limit so that a busy machine cannot make a
         // pinging client look idle.
         let server = try startServer { $0.lobby.idleSeconds = 1 }
         defer { server.stop() }
-        let idle = try TestClient(port: server.port)
-        let pinging = try TestClient(port: server.port)
+        let idle = try TestClient(port: server.port, transport: transport)
+        let pinging = try TestClient(port: server.port, transport: transport)
         let started = Date()
         while Date().timeIntervalSince(started) < 1.5 {
             pinging.send("ping")
             _ = try pinging.waitFor("pong") { if case .pong = $0 { true } else { false } }
             Thread.sleep(forTimeInterval: 0.05) // pacing the pings, not waiting on the server
         }
-        #expect(try idle.waitForBye(within: 2) == .idle)
+        #expect(try idle.waitForGoodbye(within: 2) == .init(reason: .idle, closeCode: transport == .webSocket ? 1000 : nil))
         pinging.send("ping")
         _ = try pinging.waitFor("pong") { if case .pong = $0 { true } else { false } }
     }

@@ -2,9 +2,10 @@ import Foundation
 import PairsRules
 import PairsServer
 import PairsWire
+import PairsTestSupport
 import Testing
 
-@Suite("Playing over TCP")
+@Suite("Playing over TCP", .ownThread)
 struct GameplayTests {
     @Test("two clients play a full game to the end and both see the result")
     func twoClientsPlayAFullGame() throws {

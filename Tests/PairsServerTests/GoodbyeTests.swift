@@ -5,21 +5,25 @@ import Glibc
 import PairsLobby
 import PairsRules
 @testable import PairsServer
+import PairsTestSupport
 import PairsWire
+import PairsTestSupport
 import Testing
 
-@Suite("Goodbyes that arrive")
+@Suite("Goodbyes that arrive", .ownThread)
 struct GoodbyeTests {
-    @Test("a client that floods 20,000 pings in one write reads rate_limited and bye flooding, then an orderly end, not a reset")
-    func floodGetsItsGoodbye() throws {
+    @Test("a client that floods 20,000 pings in one write reads rate_limited and bye flooding, then an orderly end, not a reset",
+          arguments: [TestClient.Transport.lines, .webSocket])
+    func floodGetsItsGoodbye(over transport: TestClient.Transport) throws {
         let server = try startServer { $0.lobby.rateLimit = RateLimit(messagesPerSecond: 40) }
         defer { server.stop() }
-        let client = try TestClient(port: server.port)
-        client.sendRaw(Array(String(repeating: "ping\n", count: 20_000).utf8))
+        let client = try TestClient(port: server.port, transport: transport)
+        client.sendRaw(transport == .lines ? Array(String(repeating: "ping\n", count: 20_000).utf8)
+                       : WebSocketTestClient.encode([WebSocketTestClient.Frame](repeating: .text("ping"), count: 20_000)))
         let limited = try client.waitForError(.rateLimited)
         #expect(limited.code == .rateLimited)
-        #expect(try client.waitForBye() == .flooding)
-        try client.waitForClose()
+        // On a WebSocket the bye is followed by a close frame saying the client broke a rule.
+        #expect(try client.waitForGoodbye() == .init(reason: .flooding, closeCode: transport == .webSocket ? 1008 : nil))
         #expect(!client.wasReset)
     }
 

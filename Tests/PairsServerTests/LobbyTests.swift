@@ -2,9 +2,10 @@ import Foundation
 import PairsRules
 import PairsServer
 import PairsWire
+import PairsTestSupport
 import Testing
 
-@Suite("Lobby, rooms and resume")
+@Suite("Lobby, rooms and resume", .ownThread)
 struct LobbyTests {
     @Test("quick match pairs the next two players into a new room, never a player with itself")
     func quickMatchPairsTwo() throws {
@@ -102,17 +103,29 @@ struct LobbyTests {
         #expect(start.state.game == 2)
     }
 
-    @Test("a dropped player resumes the seat within grace, and the old token no longer works")
-    func resumeWithinGrace() throws {
+    /// Every way a seat can move between framings: held over one, resumed over the other.
+    static let framingPairs: [(TestClient.Transport, TestClient.Transport)] = [
+        (.lines, .lines), (.lines, .webSocket), (.webSocket, .lines), (.webSocket, .webSocket),
+    ]
+
+    @Test("a dropped player resumes the seat within grace, and the old token no longer works", arguments: framingPairs)
+    func resumeWithinGrace(heldOver held: TestClient.Transport, resumedOver resumed: TestClient.Transport) throws {
         let server = try startServer { $0.lobby.graceSeconds = 30 }
         defer { server.stop() }
-        let (first, second) = try seatedPair(on: server)
+        let (first, second) = try seatedPair(on: server, over: (.lines, held))
         let token = try #require(second.token)
-        second.reset()
+        switch held {
+        case .lines:
+            second.reset()
+        case .webSocket:
+            // A browser leaving the page (or reloading it) closes with 1001; the seat is kept all the same.
+            second.send([.close(code: 1001, reason: Array("reload".utf8))])
+            #expect(try second.waitForCloseFrame().closeCode == 1001)
+        }
         let gone = try first.waitForState { $0.state.event == StateEvent(.disconnect(.second)) }
         #expect(gone.state.players[1]?.connected == false)
 
-        let back = try TestClient(port: server.port)
+        let back = try TestClient(port: server.port, transport: resumed)
         back.send(#"{"type":"resume","token":"\#(token)","id":1}"#)
         let joined = try back.waitFor("joined") { if case .joined = $0 { true } else { false } }
         guard case .joined(let info) = joined else { return }
@@ -123,21 +136,21 @@ struct LobbyTests {
         #expect(current.state.players[1]?.connected == true)
         _ = try first.waitForState { $0.state.event == StateEvent(.reconnect(.second)) }
 
-        let replay = try TestClient(port: server.port)
+        let replay = try TestClient(port: server.port, transport: resumed)
         replay.send(#"{"type":"resume","token":"\#(token)","id":2}"#)
         #expect(try replay.waitForError(.badToken).id == .integer(2))
     }
 
-    @Test("resuming while the old connection is still open moves the seat to the new one")
-    func resumeReplacesLiveConnection() throws {
+    @Test("resuming while the old connection is still open moves the seat to the new one", arguments: framingPairs)
+    func resumeReplacesLiveConnection(heldOver held: TestClient.Transport, resumedOver resumed: TestClient.Transport) throws {
         let server = try startServer()
         defer { server.stop() }
-        let (first, second) = try seatedPair(on: server)
+        let (first, second) = try seatedPair(on: server, over: (held, .lines))
         let token = try #require(first.token)
-        let fresh = try TestClient(port: server.port)
+        let fresh = try TestClient(port: server.port, transport: resumed)
         fresh.send("resume \(token)")
         _ = try fresh.waitFor("joined") { if case .joined = $0 { true } else { false } }
-        #expect(try first.waitForBye() == .replaced)
+        #expect(try first.waitForGoodbye() == .init(reason: .replaced, closeCode: held == .webSocket ? 1000 : nil))
         fresh.send("flip 0")
         _ = try second.waitForState { $0.state.event == StateEvent(.flip(.first, card: 0)) }
     }

@@ -3,10 +3,11 @@ import PairsRules
 @testable import PairsServer
 import PairsStorage
 import PairsWire
+import PairsTestSupport
 import Testing
 
 /// The log's two formats, for every event and the worst text a client could send.
-@Suite("Log lines")
+@Suite("Log lines", .ownThread)
 struct LogLineTests {
     static let time = WallClockTime(unixMilliseconds: 1_795_290_699_042) // 2026-11-21T19:51:39.042Z
 

@@ -8,7 +8,7 @@ import Testing
 
 /// The summary that replaces per-game lines under load: on a clock of the test's own, then on a running
 /// server with a short interval.
-@Suite("The summary under load")
+@Suite("The summary under load", .ownThread)
 struct LogSummaryTests {
     private func counters(games: Int, flips: Int) -> ServerStatistics {
         var statistics = ServerStatistics()

@@ -2,9 +2,10 @@ import Foundation
 import PairsRules
 import PairsServer
 import PairsWire
+import PairsTestSupport
 import Testing
 
-@Test("500 concurrent games all finish without an error")
+@Test("500 concurrent games all finish without an error", .ownThread)
 func fiveHundredConcurrentGames() throws {
     let server = try startServer { $0.lobby.rateLimit = nil }
     defer { server.stop() }

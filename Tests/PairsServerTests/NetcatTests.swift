@@ -61,7 +61,7 @@ private final class Netcat {
     }
 }
 
-@Test("two netcat sessions play a whole game with text commands against the real binary", Tools.needs("nc"))
+@Test("two netcat sessions play a whole game with text commands against the real binary", .ownThread, Tools.needs("nc"))
 func netcatPlaysAGame() throws {
     let (server, port) = try PairsProcess.serve(["--pairs", "2", "--reveal-ms", "0", "--seed", "7"])
     defer { server.terminate() }

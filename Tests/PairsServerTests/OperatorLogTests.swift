@@ -8,7 +8,7 @@ import Testing
 
 /// What the operator of a real `pairs serve` process sees: the log file and its rotation, JSON lines, the
 /// pid file, the shutdown line, and the listening line on a terminal.
-@Suite("The operator's view of pairs serve")
+@Suite("The operator's view of pairs serve", .ownThread)
 struct OperatorLogTests {
     /// Seconds a SIGTERM'd server gets to exit before the test gives up: it needs milliseconds, but a
     /// thread-sanitized build on a machine busy with other builds once took more than 5 s to start and stop.

@@ -2,7 +2,9 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+@testable import PairsServer
 import PairsTestSupport
+import PairsWire
 import Testing
 
 /// One transcript of protocol.md: the `pairs serve` flags it was made with, and its lines in order.
@@ -108,7 +110,7 @@ private final class Terminal {
     }
 }
 
-@Test("protocol.md's transcripts are exact: replaying what their clients sent against pairs serve gives every line they show",
+@Test("protocol.md's transcripts are exact: replaying what their clients sent against pairs serve gives every line they show", .ownThread,
       arguments: try transcripts())
 func protocolTranscriptsAreExact(transcript: Transcript) throws {
     #expect(transcript.flags.contains("--seed"), "a transcript names the server it was made with")
@@ -145,9 +147,83 @@ func protocolTranscriptsAreExact(transcript: Transcript) throws {
     }
 }
 
-@Test("protocol.md has its four transcripts: the classic session, a solo game against the clock, a three-card Matchismo turn, and the history")
+@Test("protocol.md has its four transcripts: the classic session, a solo game against the clock, a three-card Matchismo turn, and the history", .ownThread)
 func protocolHasItsTranscripts() throws {
     let all = try transcripts()
     #expect(all.count == 4)
     #expect(all.allSatisfy { $0.lines.count > 10 })
+}
+
+/// One HTTP exchange of protocol.md (a code block marked `http`): the request's lines, then after an empty
+/// line the response's head, an empty line, and its body's lines.
+struct HTTPExample: Sendable, CustomTestStringConvertible {
+    let request: [String]
+    let responseHead: [String]
+    let body: [String]
+    var testDescription: String { "protocol.md's exchange for \(request.first ?? "")" }
+
+    /// The request as sent, with CRLF line ends.
+    var requestBytes: [UInt8] { Array((request.joined(separator: "\r\n") + "\r\n\r\n").utf8) }
+
+    /// The response as the server must send it: CRLF in the head, and the body's lines each ending in LF.
+    var responseBytes: [UInt8] {
+        Array((responseHead.joined(separator: "\r\n") + "\r\n\r\n" + body.map { $0 + "\n" }.joined()).utf8)
+    }
+}
+
+private func httpExamples() throws -> [HTTPExample] {
+    var found: [HTTPExample] = []
+    var block: [String]?
+    for line in try protocolDocument().split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+        if line == "```http" { block = []; continue }
+        guard var lines = block else { continue }
+        if line == "```" {
+            let parts = lines.split(separator: "", maxSplits: 2, omittingEmptySubsequences: false).map(Array.init)
+            if parts.count == 3 { found.append(HTTPExample(request: parts[0], responseHead: parts[1], body: parts[2])) }
+            block = nil
+            continue
+        }
+        lines.append(line)
+        block = lines
+    }
+    return found
+}
+
+/// The rows of the Markdown table in protocol.md whose header row is `header`, as their cells.
+private func tableRows(headed header: String) throws -> [[String]] {
+    let lines = try protocolDocument().split(separator: "\n").map(String.init)
+    guard let start = lines.firstIndex(of: header) else { return [] }
+    return lines[(start + 2)...].prefix { $0.hasPrefix("|") }.map { row in
+        row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+}
+
+@Test("protocol.md's HTTP exchanges are exact: the server answers each request byte for byte as shown", arguments: try httpExamples())
+func protocolHTTPExamplesAreExact(example: HTTPExample) throws {
+    let server = try startServer()
+    defer { server.stop() }
+    let client = try TestClient(port: server.port)
+    client.sendRaw(example.requestBytes)
+    let answer = try client.readToEnd()
+    #expect(String(decoding: answer, as: UTF8.self) == String(decoding: example.responseBytes, as: UTF8.self))
+    #expect(!client.wasReset)
+}
+
+@Test("protocol.md has its HTTP exchanges, and its table of close codes is the server's, for every bye reason")
+func protocolWebSocketTables() throws {
+    #expect(try httpExamples().count == 2)
+    let rows = try tableRows(headed: "| `bye` reason | close code |")
+    var documented: [ByeReason: UInt16] = [:]
+    for row in rows {
+        guard let reason = ByeReason(rawValue: row[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))),
+              let code = UInt16(row[1].prefix { $0.isNumber }) else {
+            Issue.record("a row that is not a reason and a code: \(row)")
+            continue
+        }
+        documented[reason] = code
+    }
+    #expect(Set(documented.keys) == Set(ByeReason.allCases))
+    for reason in ByeReason.allCases {
+        #expect(documented[reason] == reason.closeCode.rawValue, "\(reason)")
+    }
 }

@@ -79,7 +79,7 @@ extension ServerMessage {
     var isWelcome: Bool { if case .welcome = self { true } else { false } }
 }
 
-@Suite("Games kept in SQLite")
+@Suite("Games kept in SQLite", .ownThread)
 struct StorageTests {
     @Test("a finished game is in the history, its replay plays it again to the same board, and both claimed players are rated")
     func gameRecordedAndReadBack() throws {
@@ -184,7 +184,7 @@ struct StorageTests {
     }
 }
 
-@Suite("pairs serve and its --data file")
+@Suite("pairs serve and its --data file", .ownThread)
 struct StorageProcessTests {
     /// Plays one game between claimed players against a `pairs serve` process; returns the final state's
     /// arrival, as the client saw it.

@@ -4,6 +4,7 @@ import Glibc
 #endif
 import PairsRules
 import PairsServer
+import PairsTestSupport
 import PairsWire
 
 /// Something a test waited for did not come.
@@ -13,10 +14,28 @@ struct TestTimeout: Error, CustomStringConvertible {
 }
 
 /// A blocking TCP client for tests: sends lines, and reads server messages with a deadline on every wait.
+/// Over a WebSocket (`Transport.webSocket`) the same messages travel one per text frame, so a test plays
+/// the same way over either framing.
 final class TestClient {
+    /// How a test client's messages travel.
+    enum Transport: Sendable, CustomStringConvertible {
+        /// The line protocol: one message per line.
+        case lines
+        /// A WebSocket on `/ws`: one message per masked text frame, sent with `WebSocketTestClient`.
+        case webSocket
+
+        var description: String { self == .lines ? "lines" : "WebSocket" }
+    }
+
+    let transport: Transport
     private(set) var fd: Int32
     private var framer = LineFramer(maxLineBytes: 1 << 20)
+    private var frameReader = WebSocketTestClient.ServerFrameReader()
     private var received: [ServerMessage] = []
+    /// Every frame other than text the server sent on a WebSocket (pongs, close frames), in order.
+    private(set) var controlFrames: [WebSocketTestClient.ServerFrame] = []
+    /// The text frames the server sent, each one whole message; checked to hold exactly one line each.
+    private(set) var textFrameCount = 0
     private(set) var isClosedByServer = false
     /// Whether the server's side ended in a reset (ECONNRESET) rather than an orderly end of stream: a
     /// reset can destroy what was still on its way, a `bye` included.
@@ -29,7 +48,11 @@ final class TestClient {
     /// The last state received, whether or not a test waited for it.
     private(set) var lastState: StateMessage?
 
-    init(port: Int, receiveBufferBytes: Int32? = nil, overIPv6: Bool = false) throws {
+    /// Connects; over a WebSocket, `sendingWithHandshake` are frames sent in the same write as the handshake
+    /// (a server must read them once the handshake is done).
+    init(port: Int, receiveBufferBytes: Int32? = nil, overIPv6: Bool = false, transport: Transport = .lines,
+         sendingWithHandshake firstFrames: [WebSocketTestClient.Frame] = []) throws {
+        self.transport = transport
         fd = socket(overIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         if let receiveBufferBytes {
             // Set before connecting so the advertised window is small from the start.
@@ -55,6 +78,30 @@ final class TestClient {
             }
         }
         guard status == 0 else { throw TestTimeout(what: "connect: \(String(cString: strerror(errno)))") }
+        if transport == .webSocket { try openWebSocket(sending: firstFrames) }
+    }
+
+    /// Sends the opening handshake and reads the 101 that accepts it; bytes after it are the first frames.
+    private func openWebSocket(sending firstFrames: [WebSocketTestClient.Frame], within seconds: Double = 5) throws {
+        sendRaw(WebSocketTestClient.handshakeRequest() + WebSocketTestClient.encode(firstFrames))
+        let deadline = Date().addingTimeInterval(seconds)
+        var bytes: [UInt8] = []
+        let end = Array("\r\n\r\n".utf8)
+        while true {
+            if let range = bytes.firstRange(of: end) {
+                let head = String(decoding: bytes[..<range.lowerBound], as: UTF8.self)
+                guard WebSocketTestClient.isAcceptingHandshake(head + "\r\n") else {
+                    throw TestTimeout(what: "a 101 accepting the handshake, got \(head.debugDescription)")
+                }
+                try receiveFrames(Array(bytes[range.upperBound...]))
+                return
+            }
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0, let chunk = readChunk(waitingAtMost: remaining) else {
+                throw TestTimeout(what: "the handshake's response, got \(String(decoding: bytes, as: UTF8.self).debugDescription)")
+            }
+            bytes += chunk
+        }
     }
 
     deinit { close() }
@@ -66,8 +113,17 @@ final class TestClient {
         fd = -1
     }
 
+    /// Sends one message: a line, or a text frame without the newline.
     func send(_ line: String) {
-        sendRaw(Array((line + "\n").utf8))
+        switch transport {
+        case .lines: sendRaw(Array((line + "\n").utf8))
+        case .webSocket: sendRaw(WebSocketTestClient.encode(.text(line)))
+        }
+    }
+
+    /// Sends WebSocket frames as they are, valid or not.
+    func send(_ frames: [WebSocketTestClient.Frame]) {
+        sendRaw(WebSocketTestClient.encode(frames))
     }
 
     func sendRaw(_ bytes: [UInt8]) {
@@ -97,6 +153,14 @@ final class TestClient {
         let message = received.removeFirst()
         if case .state(let state) = message { lastState = state }
         return message
+    }
+
+    /// Reads the next message, which must be `welcome`: the server speaks first, whatever the client sent.
+    @discardableResult
+    func readWelcome(within seconds: Double = 5) throws -> Welcome {
+        let message = try next(within: seconds)
+        guard case .welcome(let welcome) = message else { throw TestTimeout(what: "welcome first, got \(message)") }
+        return welcome
     }
 
     /// Reads messages until one matches, dropping the others. Fails after `seconds`.
@@ -149,6 +213,49 @@ final class TestClient {
         return reason
     }
 
+    /// How the server said goodbye: the `bye` reason and, on a WebSocket, the code of the close frame that
+    /// followed it.
+    struct Goodbye: Equatable, CustomStringConvertible {
+        var reason: ByeReason
+        var closeCode: UInt16?
+
+        var description: String { "bye \(reason.rawValue)\(closeCode.map { " then close \($0)" } ?? "")" }
+    }
+
+    /// Reads until `bye`, then on a WebSocket until the close frame after it, then until the server closes.
+    func waitForGoodbye(within seconds: Double = 5) throws -> Goodbye {
+        let reason = try waitForBye(within: seconds)
+        let code = transport == .webSocket ? try waitForCloseFrame(within: seconds).closeCode : nil
+        try waitForClose(within: seconds)
+        return Goodbye(reason: reason, closeCode: code)
+    }
+
+    /// Reads until the server's close frame arrives (messages before it are kept for `next`), and returns it.
+    @discardableResult
+    func waitForCloseFrame(within seconds: Double = 5) throws -> WebSocketTestClient.ServerFrame {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            if let close = controlFrames.first(where: { $0.opcode == 0x8 }) { return close }
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0, !isClosedByServer else {
+                throw TestTimeout(what: "a close frame (\(isClosedByServer ? "connection closed" : "nothing came"))")
+            }
+            try fill(waitingAtMost: remaining)
+        }
+    }
+
+    /// Reads everything until the server closes the connection, as bytes: for HTTP answers.
+    func readToEnd(within seconds: Double = 5) throws -> [UInt8] {
+        let deadline = Date().addingTimeInterval(seconds)
+        var bytes: [UInt8] = []
+        while !isClosedByServer {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { throw TestTimeout(what: "the server to close, after \(bytes.count) bytes") }
+            bytes += readChunk(waitingAtMost: remaining) ?? []
+        }
+        return bytes
+    }
+
     /// Waits until the server closes the connection, reading and dropping what comes before.
     func waitForClose(within seconds: Double = 5) throws {
         let deadline = Date().addingTimeInterval(seconds)
@@ -170,20 +277,58 @@ final class TestClient {
     }
 
     private func fill(waitingAtMost seconds: Double) throws {
+        guard let bytes = readChunk(waitingAtMost: seconds) else { return }
+        switch transport {
+        case .lines:
+            var lines: [[UInt8]] = []
+            framer.append(bytes) { frame in
+                if case .line(let bytes) = frame { lines.append(Array(bytes)) }
+            }
+            try decode(lines)
+        case .webSocket:
+            try receiveFrames(bytes)
+        }
+    }
+
+    /// Whether the server has sent anything not yet read (or closed), looking without waiting.
+    func hasUnreadBytes() -> Bool {
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&poller, 1, 0) > 0
+    }
+
+    /// Reads what the socket has, waiting at most `seconds` for something; nil when nothing came or the
+    /// server closed (which `isClosedByServer` and `wasReset` then say).
+    private func readChunk(waitingAtMost seconds: Double) -> [UInt8]? {
         var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let ready = poll(&poller, 1, Int32(max(1, min(seconds * 1000, 60_000))))
-        guard ready > 0 else { return }
+        guard ready > 0 else { return nil }
         var buffer = [UInt8](repeating: 0, count: 65_536)
         let count = buffer.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) }
         guard count > 0 else {
             if count < 0, errno == ECONNRESET { wasReset = true }
             isClosedByServer = true
-            return
+            return nil
         }
+        return Array(buffer[..<count])
+    }
+
+    /// Takes the server's frames from `bytes`: each text frame must be one whole message, unmasked and final.
+    private func receiveFrames(_ bytes: [UInt8]) throws {
         var lines: [[UInt8]] = []
-        framer.append(Array(buffer[..<count])) { frame in
-            if case .line(let bytes) = frame { lines.append(Array(bytes)) }
+        for frame in frameReader.append(bytes) {
+            guard !frame.isMasked, frame.fin, frame.rsv == 0 else { throw TestTimeout(what: "a valid server frame, got \(frame)") }
+            if frame.opcode == 0x1 {
+                guard !frame.payload.contains(UInt8(ascii: "\n")) else { throw TestTimeout(what: "one message per frame, got \(frame)") }
+                textFrameCount += 1
+                lines.append(frame.payload)
+            } else {
+                controlFrames.append(frame)
+            }
         }
+        try decode(lines)
+    }
+
+    private func decode(_ lines: [[UInt8]]) throws {
         for line in lines {
             do {
                 received.append(try ServerMessageDecoder.decode(line: line))
@@ -207,10 +352,12 @@ func startServer(_ configure: (inout ServerConfiguration) -> Void = { _ in }) th
     return server
 }
 
-/// Two connected clients seated in one room with the game started; `first` is in seat 0.
-func seatedPair(on server: Server, room: String = "r", extra: String = "") throws -> (first: TestClient, second: TestClient) {
-    let first = try TestClient(port: server.port)
-    let second = try TestClient(port: server.port)
+/// Two connected clients seated in one room with the game started; `first` is in seat 0. `over` says how
+/// each one connects.
+func seatedPair(on server: Server, room: String = "r", extra: String = "",
+                over transports: (TestClient.Transport, TestClient.Transport) = (.lines, .lines)) throws -> (first: TestClient, second: TestClient) {
+    let first = try TestClient(port: server.port, transport: transports.0)
+    let second = try TestClient(port: server.port, transport: transports.1)
     try first.join(room, extra: extra)
     try second.join(room, extra: extra)
     _ = try first.waitForState { $0.state.phase == .playing }

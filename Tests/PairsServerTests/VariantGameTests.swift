@@ -2,6 +2,7 @@ import Foundation
 import PairsRules
 import PairsServer
 import PairsWire
+import PairsTestSupport
 import Testing
 
 /// The first board a room of `rules` deals from `seed`, face by face, learnt from a copy of such a match with
@@ -41,7 +42,7 @@ private func knownSet(among down: [Int], faces: [String]) -> [Int]? {
     return nil
 }
 
-@Suite("Playing the variants over TCP")
+@Suite("Playing the variants over TCP", .ownThread)
 struct VariantGameTests {
     @Test("a solo player clears the board before the game clock and wins, then loses the rematch when time is up")
     func soloAgainstTheClock() throws {

@@ -4,7 +4,7 @@ import PairsTestSupport
 import Synchronization
 import Testing
 
-@Test("the writer commits many games in few transactions, and every one is there after a flush")
+@Test("the writer commits many games in few transactions, and every one is there after a flush", .ownThread)
 func writerBatchesGames() throws {
     let fixture = try StoreFixture()
     let store = fixture.store
@@ -30,7 +30,7 @@ func writerBatchesGames() throws {
     #expect(rooms == (0..<count).reversed().map { "room\($0)" })
 }
 
-@Test("a game handed to the writer is in the file 200 ms later, for another connection, without a flush")
+@Test("a game handed to the writer is in the file 200 ms later, for another connection, without a flush", .ownThread)
 func writerCommitsWithinTheWindow() throws {
     let fixture = try StoreFixture()
     try fixture.store.record(sampleTwoSeatGame())
@@ -42,7 +42,7 @@ func writerCommitsWithinTheWindow() throws {
     #expect(try outside.integer("SELECT count(*) FROM players") == 2)
 }
 
-@Test("letting go of the store commits what was waiting")
+@Test("letting go of the store commits what was waiting", .ownThread)
 func releasingTheStoreFlushes() throws {
     let directory = try TemporaryDirectory()
     let path = directory.file("pairs.db")
@@ -50,7 +50,7 @@ func releasingTheStoreFlushes() throws {
     #expect(try openStore(path).gamesStored == 50)
 }
 
-@Test("games beyond the writer's backlog while the disk is stuck are dropped and counted; the rest are kept")
+@Test("games beyond the writer's backlog while the disk is stuck are dropped and counted; the rest are kept", .ownThread)
 func backlogIsBounded() throws {
     let fixture = try StoreFixture()
     let (store, log) = (fixture.store, fixture.log)
@@ -72,7 +72,7 @@ func backlogIsBounded() throws {
     #expect(try outsideConnection(fixture.path).integer("SELECT count(*) FROM games") == store.gamesStored)
 }
 
-@Test("a failure callback may flush the store from the writer's own thread without waiting for itself")
+@Test("a failure callback may flush the store from the writer's own thread without waiting for itself", .ownThread)
 func flushFromTheCallbackReturns() throws {
     let directory = try TemporaryDirectory()
     let holder = Mutex<GameStore?>(nil)

@@ -1,42 +1,6 @@
 @testable import PairsWeb
+import PairsTestSupport
 import Testing
-
-/// The line protocol's limit, which the server passes to the decoder as the largest message.
-let messageLimit = 4096
-
-/// A decoder event with its bytes copied out, so events can be collected and compared.
-enum Received: Equatable, Sendable, CustomStringConvertible {
-    case text([UInt8])
-    case ping([UInt8])
-    case pong([UInt8])
-    case close(UInt16?, String)
-    case failure(WebSocketFrameError)
-
-    static func text(_ string: String) -> Received {
-        .text(Array(string.utf8))
-    }
-
-    init(_ event: WebSocketFrameDecoder.Event) {
-        switch event {
-        case .text(let bytes): self = .text(Array(bytes))
-        case .ping(let bytes): self = .ping(Array(bytes))
-        case .pong(let bytes): self = .pong(Array(bytes))
-        case .close(let code, let reason): self = .close(code?.rawValue, reason)
-        case .failure(let error): self = .failure(error)
-        }
-    }
-
-    var description: String {
-        switch self {
-        case .text(let bytes) where bytes.count > 40: "text(\(bytes.count) bytes)"
-        case .text(let bytes): "text(\(String(decoding: bytes, as: UTF8.self).debugDescription))"
-        case .ping(let bytes): "ping(\(bytes.count) bytes)"
-        case .pong(let bytes): "pong(\(bytes.count) bytes)"
-        case .close(let code, let reason): "close(\(code.map(String.init) ?? "none"), \(reason.debugDescription))"
-        case .failure(let error): "failure(\(error), \(error.closeCode.rawValue))"
-        }
-    }
-}
 
 /// The events a decoder gives for `stream` cut into pieces of `pieceSize` bytes, checking on the way that it
 /// never holds more than a message and a control payload.

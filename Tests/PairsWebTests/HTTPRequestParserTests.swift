@@ -1,4 +1,5 @@
 @testable import PairsWeb
+import PairsTestSupport
 import Testing
 
 /// What reading a stream came to, with the head's end counted from the start of the stream, so results of

@@ -1,4 +1,5 @@
 @testable import PairsWeb
+import PairsTestSupport
 import Testing
 
 private func hex(_ bytes: [UInt8]) -> String {

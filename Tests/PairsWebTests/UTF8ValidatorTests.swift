@@ -1,5 +1,6 @@
 @testable import PairsWeb
 import PairsRules
+import PairsTestSupport
 import Testing
 
 private func validates(_ bytes: [UInt8]) -> Bool {
@@ -40,5 +41,33 @@ func prefixesAreIncompleteNotInvalid() {
             let tailIsValid = validator.consume(bytes[cut...])
             #expect(tailIsValid && validator.isAtBoundary)
         }
+    }
+}
+
+@Test("reading a buffer, with its runs of ASCII taken eight bytes at a time, agrees with reading byte by byte, cut anywhere")
+func buffersAgreeWithBytes() {
+    var random = SplitMix64(seed: 6455)
+    let pieces: [[UInt8]] = [Array("{\"type\":\"state\",".utf8), [0x61], [0xC3, 0xA9], [0xE2, 0x82, 0xAC], [0xF0, 0x9F, 0x98, 0x80],
+                             [0xC3], [0xED, 0xA0, 0x80], [0xFF], [0x80]]
+    let weights = [40, 40, 6, 6, 6, 1, 1, 1, 1]
+    for _ in 0..<2_000 {
+        let bytes = (0..<random.next(below: 12)).flatMap { _ -> [UInt8] in
+            var pick = random.next(below: weights.reduce(0, +))
+            for (index, weight) in weights.enumerated() {
+                if pick < weight { return pieces[index] }
+                pick -= weight
+            }
+            return []
+        }
+        let cut = random.next(below: bytes.count + 1)
+        var whole = UTF8Validator()
+        var byBytes = UTF8Validator()
+        let wholeValid = bytes.withUnsafeBytes { buffer in
+            whole.consume(UnsafeRawBufferPointer(rebasing: buffer[..<cut])) && whole.consume(UnsafeRawBufferPointer(rebasing: buffer[cut...]))
+        }
+        let bytesValid = byBytes.consume(bytes[...])
+        #expect(wholeValid == bytesValid, "\(bytes) cut at \(cut)")
+        #expect(wholeValid == isValidUTF8Prefix(bytes), "\(bytes)")
+        if wholeValid { #expect(whole.isAtBoundary == isValidUTF8(bytes), "\(bytes)") }
     }
 }

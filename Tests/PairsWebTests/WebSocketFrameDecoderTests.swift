@@ -1,5 +1,6 @@
 @testable import PairsWeb
 import PairsRules
+import PairsTestSupport
 import Testing
 
 private typealias Frame = WebSocketTestClient.Frame

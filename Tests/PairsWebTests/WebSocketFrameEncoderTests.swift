@@ -1,4 +1,5 @@
 @testable import PairsWeb
+import PairsTestSupport
 import Testing
 
 private func read(_ bytes: [UInt8]) -> [WebSocketTestClient.ServerFrame] {
@@ -61,4 +62,19 @@ func pingsAndPongs() {
     let payload = [UInt8](repeating: 7, count: 125)
     #expect(read(WebSocketFrameEncoder.pong(payload)) == [.init(fin: true, rsv: 0, opcode: 10, isMasked: false, payload: payload)])
     #expect(read(WebSocketFrameEncoder.ping()) == [.init(fin: true, rsv: 0, opcode: 9, isMasked: false, payload: [])])
+}
+
+@Test("the lobby's lines become one text frame each, without their newlines, as the simple split says", arguments: [
+    "", "\n", "{\"type\":\"pong\"}\n", "{\"a\":1}\n{\"b\":2}\n", "{\"a\":1}\n\n{\"c\":3}\n", "no newline at the end",
+    String(repeating: "x", count: 4096) + "\n" + String(repeating: "y", count: 125) + "\n" + String(repeating: "z", count: 126) + "\n",
+])
+func linesBecomeTextFrames(text: String) {
+    let lines = Array(text.utf8)
+    // The reference: split at every newline, the empty piece after a final newline being no line.
+    var expected = lines.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map(Array.init)
+    if lines.last == UInt8(ascii: "\n") || lines.isEmpty { expected.removeLast() }
+    let frames = read(WebSocketFrameEncoder.textFrames(ofLines: lines))
+    #expect(frames.map(\.payload) == expected)
+    #expect(frames.allSatisfy { $0.opcode == 1 && $0.fin && !$0.isMasked && $0.rsv == 0 })
+    #expect(WebSocketFrameEncoder.textFrames(ofLines: lines) == expected.flatMap { WebSocketFrameEncoder.text($0) })
 }

@@ -1,4 +1,5 @@
 @testable import PairsWeb
+import PairsTestSupport
 import Testing
 
 /// The handshake request of RFC 6455 §1.2, as the test client writes it.

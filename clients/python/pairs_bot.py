@@ -367,6 +367,12 @@ class Bot:
             fail("cannot connect to %s:%d: %s" % (self.args.host, self.args.port, reason))
         self.sock.settimeout(None)
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        # Spoken first, without waiting for the welcome: a server that also serves browsers may hold the
+        # welcome of a connection that has said nothing (protocol.md, "One port").
+        hello = {"type": "hello", "name": self.name, "protocol": PROTOCOL_VERSION}
+        if self.password is not None:
+            hello["password"] = self.password
+        self.hello_id = self.send(hello)
 
     def send(self, message):
         wait = self.last_send + MIN_SEND_INTERVAL_S - time.monotonic()
@@ -427,12 +433,7 @@ class Bot:
         kind = message.get("type")
         if kind not in KNOWN_TYPES:
             self.skipped_unknown("message type", kind)
-        if kind == "welcome" and "id" not in message:
-            hello = {"type": "hello", "name": self.name, "protocol": PROTOCOL_VERSION}
-            if self.password is not None:
-                hello["password"] = self.password
-            self.hello_id = self.send(hello)
-        elif kind == "welcome" and message.get("id") == getattr(self, "hello_id", None):
+        if kind == "welcome" and "id" in message and message.get("id") == self.hello_id:
             # Joined only once the name is set: a claimed name may be refused, and the bot must not sit
             # down under another one.
             join = dict({"type": "join"}, **rule_choices(self.args))

@@ -6,21 +6,21 @@
 /// codec rather than agreeing with it by sharing code, and so end-to-end tests can reuse it over a real
 /// socket: send `handshakeRequest()`, check the response with `isAcceptingHandshake(_:)`, then write
 /// `encode(_:)` frames and read replies with `ServerFrameReader`.
-enum WebSocketTestClient {
+public enum WebSocketTestClient {
     /// The sample nonce of RFC 6455 §1.3, and the accept value the RFC gives for it: a server that answers
     /// this key with this value computed the handshake right, without the test computing SHA-1 itself.
-    static let sampleKey = "dGhlIHNhbXBsZSBub25jZQ=="
-    static let sampleAccept = "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="
+    public static let sampleKey = "dGhlIHNhbXBsZSBub25jZQ=="
+    public static let sampleAccept = "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="
 
     /// The opening handshake as a browser sends it, with `sampleKey`.
-    static func handshakeRequest(path: String = "/ws", host: String = "127.0.0.1", extraHeaders: [String] = []) -> [UInt8] {
+    public static func handshakeRequest(path: String = "/ws", host: String = "127.0.0.1", extraHeaders: [String] = []) -> [UInt8] {
         let lines = ["GET \(path) HTTP/1.1", "Host: \(host)", "Upgrade: websocket", "Connection: Upgrade",
                      "Sec-WebSocket-Key: \(sampleKey)", "Sec-WebSocket-Version: 13", "Origin: http://\(host)"] + extraHeaders
         return Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
     }
 
     /// Whether `responseHead` (the bytes up to the empty line) is a 101 accepting `sampleKey`.
-    static func isAcceptingHandshake(_ responseHead: String) -> Bool {
+    public static func isAcceptingHandshake(_ responseHead: String) -> Bool {
         let lines = responseHead.split(separator: "\r\n", omittingEmptySubsequences: true)
         guard lines.first == "HTTP/1.1 101 Switching Protocols" else { return false }
         let fields = lines.dropFirst().map { line -> (String, String) in
@@ -33,7 +33,7 @@ enum WebSocketTestClient {
     }
 
     /// How a frame writes its payload length.
-    enum LengthForm {
+    public enum LengthForm: Sendable, Hashable {
         /// The shortest form that fits, as RFC 6455 requires.
         case minimal
         /// The 16-bit form whatever the length (invalid below 126).
@@ -46,54 +46,64 @@ enum WebSocketTestClient {
     }
 
     /// One frame as a client writes it, every field settable, including to values a server must refuse.
-    struct Frame {
-        var fin = true
+    public struct Frame: Sendable, Hashable {
+        public var fin = true
         /// RSV1-3, as the three bits 0b100, 0b010, 0b001.
-        var rsv: UInt8 = 0
+        public var rsv: UInt8 = 0
         /// The raw opcode, 0-15, so reserved ones can be sent.
-        var opcode: UInt8
-        var payload: [UInt8]
+        public var opcode: UInt8
+        public var payload: [UInt8]
         /// The masking key, or nil for an unmasked frame (which a server must refuse).
-        var mask: [UInt8]? = [0x37, 0xFA, 0x21, 0x3D]
-        var lengthForm = LengthForm.minimal
+        public var mask: [UInt8]? = [0x37, 0xFA, 0x21, 0x3D]
+        public var lengthForm = LengthForm.minimal
 
-        static func text(_ text: String, fin: Bool = true) -> Frame {
+        public init(fin: Bool = true, rsv: UInt8 = 0, opcode: UInt8, payload: [UInt8], mask: [UInt8]? = [0x37, 0xFA, 0x21, 0x3D],
+                    lengthForm: LengthForm = .minimal) {
+            self.fin = fin
+            self.rsv = rsv
+            self.opcode = opcode
+            self.payload = payload
+            self.mask = mask
+            self.lengthForm = lengthForm
+        }
+
+        public static func text(_ text: String, fin: Bool = true) -> Frame {
             Frame(fin: fin, opcode: 0x1, payload: Array(text.utf8))
         }
 
-        static func text(bytes: [UInt8], fin: Bool = true) -> Frame {
+        public static func text(bytes: [UInt8], fin: Bool = true) -> Frame {
             Frame(fin: fin, opcode: 0x1, payload: bytes)
         }
 
-        static func continuation(_ text: String, fin: Bool = true) -> Frame {
+        public static func continuation(_ text: String, fin: Bool = true) -> Frame {
             Frame(fin: fin, opcode: 0x0, payload: Array(text.utf8))
         }
 
-        static func continuation(bytes: [UInt8], fin: Bool = true) -> Frame {
+        public static func continuation(bytes: [UInt8], fin: Bool = true) -> Frame {
             Frame(fin: fin, opcode: 0x0, payload: bytes)
         }
 
-        static func binary(_ bytes: [UInt8], fin: Bool = true) -> Frame {
+        public static func binary(_ bytes: [UInt8], fin: Bool = true) -> Frame {
             Frame(fin: fin, opcode: 0x2, payload: bytes)
         }
 
-        static func ping(_ bytes: [UInt8] = []) -> Frame {
+        public static func ping(_ bytes: [UInt8] = []) -> Frame {
             Frame(opcode: 0x9, payload: bytes)
         }
 
-        static func pong(_ bytes: [UInt8] = []) -> Frame {
+        public static func pong(_ bytes: [UInt8] = []) -> Frame {
             Frame(opcode: 0xA, payload: bytes)
         }
 
         /// A close frame with a code and a reason, or with no payload at all when `code` is nil.
-        static func close(code: UInt16? = nil, reason: [UInt8] = []) -> Frame {
+        public static func close(code: UInt16? = nil, reason: [UInt8] = []) -> Frame {
             let payload = code.map { [UInt8($0 >> 8), UInt8($0 & 0xFF)] + reason } ?? []
             return Frame(opcode: 0x8, payload: payload)
         }
     }
 
     /// The bytes of `frame` on the wire.
-    static func encode(_ frame: Frame) -> [UInt8] {
+    public static func encode(_ frame: Frame) -> [UInt8] {
         var bytes: [UInt8] = [(frame.fin ? 0x80 : 0) | (frame.rsv & 0x7) << 4 | (frame.opcode & 0xF)]
         let maskBit: UInt8 = frame.mask == nil ? 0 : 0x80
         let count = UInt64(frame.payload.count)
@@ -120,38 +130,48 @@ enum WebSocketTestClient {
     }
 
     /// The bytes of several frames, one after the other.
-    static func encode(_ frames: [Frame]) -> [UInt8] {
+    public static func encode(_ frames: [Frame]) -> [UInt8] {
         frames.flatMap(encode)
     }
 
     /// A frame as a server sent it.
-    struct ServerFrame: Equatable, CustomStringConvertible {
-        var fin: Bool
-        var rsv: UInt8
-        var opcode: UInt8
-        var isMasked: Bool
-        var payload: [UInt8]
+    public struct ServerFrame: Sendable, Hashable, CustomStringConvertible {
+        public var fin: Bool
+        public var rsv: UInt8
+        public var opcode: UInt8
+        public var isMasked: Bool
+        public var payload: [UInt8]
+
+        public init(fin: Bool, rsv: UInt8, opcode: UInt8, isMasked: Bool, payload: [UInt8]) {
+            self.fin = fin
+            self.rsv = rsv
+            self.opcode = opcode
+            self.isMasked = isMasked
+            self.payload = payload
+        }
 
         /// The code of a close frame, if it has one.
-        var closeCode: UInt16? {
+        public var closeCode: UInt16? {
             opcode == 0x8 && payload.count >= 2 ? UInt16(payload[0]) << 8 | UInt16(payload[1]) : nil
         }
 
-        var text: String {
+        public var text: String {
             String(decoding: opcode == 0x8 ? Array(payload.dropFirst(2)) : payload, as: UTF8.self)
         }
 
-        var description: String {
+        public var description: String {
             "frame(opcode \(opcode), fin \(fin), rsv \(rsv), masked \(isMasked), \(payload.count) bytes: \(text.debugDescription))"
         }
     }
 
     /// Reads server frames from bytes that arrive in pieces.
-    struct ServerFrameReader {
+    public struct ServerFrameReader {
         private var buffer: [UInt8] = []
 
+        public init() {}
+
         /// Adds bytes and returns every frame they complete.
-        mutating func append(_ bytes: [UInt8]) -> [ServerFrame] {
+        public mutating func append(_ bytes: [UInt8]) -> [ServerFrame] {
             buffer += bytes
             var frames: [ServerFrame] = []
             while let (frame, length) = Self.frame(at: buffer) {
@@ -162,7 +182,7 @@ enum WebSocketTestClient {
         }
 
         /// Bytes received that do not make a whole frame yet.
-        var pendingByteCount: Int {
+        public var pendingByteCount: Int {
             buffer.count
         }
 

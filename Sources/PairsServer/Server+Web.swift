@@ -1,0 +1,165 @@
+import Dispatch
+import PairsLobby
+import PairsPolling
+import PairsRules
+import PairsWeb
+import PairsWire
+
+/// What a connection's bytes are for: the first bytes decide between the line protocol and HTTP, HTTP is
+/// answered (the page, the counters, 404 and the errors) or upgraded to a WebSocket, and the messages of
+/// lines and WebSockets alike go to the lobby, which never learns which framing brought them.
+extension Server {
+    /// Hands bytes a connection sent to what reads them now: its message framing (lines or WebSocket
+    /// frames), the sniffer while its first bytes are awaited, or the HTTP request parser.
+    func receive(_ bytes: UnsafeRawBufferPointer, from connection: Connection, at now: Moment) {
+        // The dialect says which, without copying the framing (and retaining what it holds) to look.
+        if connection.dialect.carriesMessages {
+            connection.framing.append(bytes) { input in
+                // Once the connection is closing (quit, flooding, a close frame), the rest of its input is moot.
+                guard connection.isOpen else { return }
+                handle(input, from: connection, at: now)
+            }
+            return
+        }
+        switch connection.framing {
+        case .lines, .webSocket:
+            assertionFailure("a message framing's dialect carries messages")
+        case .sniffing(var first):
+            guard first.bytes.isEmpty else {
+                first.bytes.append(contentsOf: bytes)
+                return first.bytes.withUnsafeBytes { sniff($0, from: connection, peer: first.peer, at: now) }
+            }
+            sniff(bytes, from: connection, peer: first.peer, at: now)
+        case .http(var parser, let peer):
+            let outcome = parser.parse(bytes)
+            connection.adopt(.http(parser, peer: peer))
+            switch outcome {
+            case .needMoreBytes:
+                break
+            case .request(let request, let consumed):
+                answer(request, on: connection, peer: peer, followedBy: UnsafeRawBufferPointer(rebasing: bytes[consumed...]), at: now)
+            case .failure(let error):
+                log.write(.debug, .http(connection.id, peer: peer, request: "\(error)", status: error.status.rawValue))
+                respond(.error(error), to: connection, includingBody: true, at: now)
+            }
+        }
+    }
+
+    /// Greets, as line connections, the connections whose welcome wait is over without a first byte that
+    /// decided their framing: what they sent meanwhile, if anything, starts their first line.
+    func endWelcomeWaits(at now: Moment) {
+        while let connection = welcomeWaits.popDue(at: now) ?? pageVisitorWelcomeWaits.popDue(at: now) {
+            guard case .sniffing(let first) = connection.framing else { continue }
+            greet(connection, as: .lines(LineFramer()), peer: first.peer, at: now)
+            if !first.bytes.isEmpty {
+                first.bytes.withUnsafeBytes { receive($0, from: connection, at: now) }
+            }
+        }
+        finishFailures()
+    }
+
+    // MARK: Deciding
+
+    /// Decides a connection's framing from `firstBytes`, everything it has sent so far, and hands them to
+    /// it; keeps them while they could still start an HTTP request line.
+    private func sniff(_ firstBytes: UnsafeRawBufferPointer, from connection: Connection, peer: String, at now: Moment) {
+        switch ConnectionSniffer.classify(firstBytes) {
+        case .needMoreBytes:
+            connection.adopt(.sniffing(Framing.FirstBytes(bytes: Array(firstBytes), peer: peer)))
+        case .lines:
+            greet(connection, as: .lines(LineFramer()), peer: peer, at: now)
+            receive(firstBytes, from: connection, at: now)
+        case .http:
+            connection.adopt(.http(HTTPRequestParser(), peer: peer))
+            awaitHead(of: connection)
+            receive(firstBytes, from: connection, at: now)
+        }
+    }
+
+    /// Tells the lobby of a connection whose framing is now known: it is welcomed, and from now on its
+    /// messages go to the lobby.
+    private func greet(_ connection: Connection, as framing: Framing, peer: String, at now: Moment) {
+        connection.adopt(framing)
+        lobby.connect(connection.id, peer: peer, at: now)
+        performLobbyActions()
+    }
+
+    // MARK: HTTP
+
+    /// Answers a whole request head. A WebSocket handshake turns the connection into a WebSocket, and
+    /// `rest`, the bytes the client sent after the head, are its first frames; anything else is answered
+    /// and the connection closed.
+    private func answer(_ request: HTTPRequest, on connection: Connection, peer: String,
+                        followedBy rest: UnsafeRawBufferPointer, at now: Moment) {
+        let response: HTTPResponse
+        switch WebRoute(path: request.path) {
+        case .page:
+            response = ClientPage.response(to: request)
+            if let address = try? SocketAddress(peerOf: connection.fd) { pageVisitors.record(address.host, at: now) }
+        case .statistics:
+            // The `stats` message, without the newline that ends it as a line.
+            response = .json(ServerMessageEncoder.encode(.stats(currentStatistics(at: now))).dropLast())
+        case .notFound:
+            response = .notFound(request)
+        case .webSocket:
+            do {
+                let accepted = try WebSocketHandshake.response(to: request)
+                send(accepted.encoded(), messages: 0, to: connection)
+                log.write(.debug, .http(connection.id, peer: peer, request: "\(request.method.rawValue) \(request.target)",
+                                        status: accepted.status.rawValue))
+                greet(connection, as: Framing.webSocket(), peer: peer, at: now)
+                if !rest.isEmpty, connection.isOpen { receive(rest, from: connection, at: now) }
+                return
+            } catch {
+                response = error.response
+            }
+        }
+        log.write(.debug, .http(connection.id, peer: peer, request: "\(request.method.rawValue) \(request.target)",
+                                status: response.status.rawValue))
+        respond(response, to: connection, includingBody: request.method != .head, at: now)
+    }
+
+    /// Sends an HTTP response and closes the connection cleanly: the response is the connection's last
+    /// words (`Connection: close`), and what the client still sends is drained rather than answered with a
+    /// reset that could destroy the response.
+    private func respond(_ response: HTTPResponse, to connection: Connection, includingBody: Bool, at now: Moment) {
+        finish(connection, saying: response.encoded(includingBody: includingBody), discardingQueued: false, at: now)
+    }
+
+    /// Answers 408 if the request head has not arrived within `requestHeadMilliseconds`. HTTP requests
+    /// are few (a page load, a WebSocket), so each gets a timer of its own, as a goodbye does.
+    private func awaitHead(of connection: Connection) {
+        let limit = configuration.requestHeadMilliseconds
+        queue.asyncAfter(deadline: .now() + .milliseconds(limit)) { [self] in
+            guard connection.isOpen, connection.dialect == .http else { return }
+            respond(.plainText(.requestTimeout, "408 Request Timeout: the request head did not end within \(limit) ms"),
+                    to: connection, includingBody: true, at: MonotonicClock.now())
+            finishFailures()
+        }
+    }
+
+    // MARK: Messages
+
+    /// One input of a line connection or a WebSocket, carried out with everything the lobby says to it.
+    private func handle(_ input: Framing.Input, from connection: Connection, at now: Moment) {
+        switch input {
+        case .message(let message):
+            lobby.receive(message, from: connection.id, at: now)
+        case .tooLong:
+            lobby.receiveTooLong(from: connection.id, at: now)
+        case .ping(let payload):
+            send(WebSocketFrameEncoder.pong(payload), messages: 0, to: connection)
+        case .close(let code):
+            // The client leaves, as if it had closed its socket: a player keeps the seat for the grace
+            // period, so a page being reloaded resumes it. The close is answered with its own code (RFC 6455
+            // §5.5.1), and nothing queued goes out before it.
+            finish(connection, saying: WebSocketFrameEncoder.close(code: code ?? .normalClosure), discardingQueued: true, at: now)
+            lobby.disconnect(connection.id, because: .closedByPeer, at: now)
+        case .failure(let error):
+            finish(connection, saying: WebSocketFrameEncoder.close(code: error.closeCode, reason: error.description),
+                   discardingQueued: true, at: now)
+            lobby.disconnect(connection.id, because: .brokeFraming(error.description), at: now)
+        }
+        performLobbyActions()
+    }
+}

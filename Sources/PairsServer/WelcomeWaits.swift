@@ -1,0 +1,62 @@
+import PairsRules
+
+/// The connections whose `welcome` waits for their first bytes, in the order they arrived, each with the
+/// moment its wait ends.
+///
+/// Every wait is as long (`Server.welcomeWaitMilliseconds`), so arrival order is deadline order: the
+/// server's next welcome deadline is the front's, and ending the waits that are due looks at the front
+/// alone. One list for the whole server, checked once per batch and by the lobby's timer, instead of a
+/// timer per connection. A connection whose first bytes decide its framing earlier stays listed until it
+/// reaches the front, where it is dropped unseen.
+struct WelcomeWaits {
+    /// Dropped waits kept at the front before the list is shifted down: shifting costs a copy of the rest,
+    /// so it is done only when at least this many (and half the list) can go, a cost spread over as many
+    /// pops. Under a steady stream of connects the list never empties on its own.
+    static let dropsBeforeShifting = 1024
+
+    private var waits: [(deadline: Moment, connection: Connection)] = []
+    /// Where the waits still listed start in `waits`: the front is dropped by moving this, not by shifting.
+    private var start = 0
+
+    /// Whether no wait is listed, decided or not.
+    var isEmpty: Bool { start == waits.count }
+
+    /// Lists `connection`, whose wait ends at `deadline`, no earlier than any listed before.
+    mutating func append(_ connection: Connection, until deadline: Moment) {
+        waits.append((deadline, connection))
+    }
+
+    /// When the earliest wait still running ends, once the connections already decided are dropped from
+    /// the front; nil when none is running.
+    mutating func nextDeadline() -> Moment? {
+        dropDecided()
+        return isEmpty ? nil : waits[start].deadline
+    }
+
+    /// The next connection still waiting whose wait is over at `now`, taken off the list; nil when there
+    /// is none.
+    mutating func popDue(at now: Moment) -> Connection? {
+        dropDecided()
+        guard !isEmpty, waits[start].deadline <= now else { return nil }
+        let connection = waits[start].connection
+        pop()
+        return connection
+    }
+
+    private mutating func dropDecided() {
+        while !isEmpty, !waits[start].connection.isAwaitingFirstBytes { pop() }
+    }
+
+    private mutating func pop() {
+        start += 1
+        if start == waits.count {
+            // Released, not kept: a crowd of 10,000 connecting at once would otherwise leave 16 bytes each
+            // behind for good, and regrowing the list for the next crowd costs little.
+            waits = []
+            start = 0
+        } else if start >= Self.dropsBeforeShifting, start * 2 >= waits.count {
+            waits.removeFirst(start)
+            start = 0
+        }
+    }
+}
