@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "PairsTestSupport", dependencies: ["PairsRules", "PairsWire"], path: "Tests/PairsTestSupport"),
         .testTarget(name: "PairsRulesTests", dependencies: ["PairsRules"]),
         .testTarget(name: "PairsBotsTests", dependencies: ["PairsBots", "PairsRules"]),
-        .testTarget(name: "PairsPollingTests", dependencies: ["PairsPolling", "PairsRules"]),
+        .testTarget(name: "PairsPollingTests", dependencies: ["PairsPolling", "PairsRules", "PairsTestSupport"]),
         .testTarget(name: "PairsStorageTests", dependencies: ["PairsStorage", "CSQLite", "PairsTestSupport"]),
         .testTarget(name: "PairsWireTests", dependencies: ["PairsWire", "PairsRules", "PairsTestSupport"]),
         .testTarget(name: "PairsWebTests", dependencies: ["PairsWeb", "PairsRules", "PairsTestSupport"]),
