@@ -1,3 +1,4 @@
+import PairsTestSupport
 import Synchronization
 
 /// Events collected from a queue, for a test to wait on.
@@ -13,7 +14,7 @@ final class EventLog<Event: Sendable>: Sendable {
     /// Waits for an event that `probe` picks out, among those from index `start` on.
     func waitFor<T>(_ what: String, from start: Int = 0, timeout: Duration = .seconds(10),
                     _ probe: (Event) -> T?) async throws -> T {
-        try await PairsClientTests.waitFor("\(what); got \(all)", timeout: timeout) {
+        try await PairsTestSupport.waitFor("\(what); got \(all)", timeout: timeout) {
             all.dropFirst(start).lazy.compactMap(probe).first
         }
     }

@@ -67,12 +67,12 @@ func staleSeatFallsBackToAJoin() async throws {
     let state = StateDirectory()
     defer { state.remove() }
     // A seat saved by a client that has exited since, for a server that never gave that token.
-    let gone = try Spawn.start("/bin/sh", ["-c", "exit 0"])
-    _ = try await waitFor("sh to exit") { Spawn.exitStatus(of: gone) }
+    let gone = try Subprocess(URL(fileURLWithPath: "/bin/sh"), ["-c", "exit 0"])
+    #expect(try await gone.waitForExit() == 0)
     let key = SavedSeats.Key(endpoint: ServerEndpoint(host: "127.0.0.1", port: server.port), room: "stale", name: "ann")
     let seats = SavedSeats(directory: state.seatsDirectory)
     try FileManager.default.createDirectory(atPath: state.seatsDirectory, withIntermediateDirectories: true)
-    try "server 127.0.0.1:\(server.port)\nroom stale\nname ann\ntoken 00000000000000000000000000000000\npid \(gone)\n"
+    try "server 127.0.0.1:\(server.port)\nroom stale\nname ann\ntoken 00000000000000000000000000000000\npid \(gone.pid)\n"
         .write(toFile: seats.path(for: key), atomically: true, encoding: .utf8)
 
     let ann = try play(["--room", "stale", "--name", "ann"], port: server.port, state: state)

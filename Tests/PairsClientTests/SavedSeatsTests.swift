@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import PairsClient
+import PairsTestSupport
 import Testing
 
 private let kitchen = SavedSeats.Key(endpoint: ServerEndpoint(host: "localhost", port: 7777), room: "kitchen", name: "ann")

@@ -81,8 +81,15 @@ final class Tmux: Sendable {
         guard fd >= 0 else { throw Spawn.Failed(description: "cannot create \(path)") }
         defer { close(fd); unlink(path) }
         let pid = try Spawn.start(tmux.path, ["-L", socketName] + arguments, stdout: fd, stderr: fd)
-        let status = try await waitFor("tmux \(arguments.first ?? "") to finish", timeout: Self.commandTimeout) {
-            Spawn.exitStatus(of: pid)
+        let status: Int32
+        do {
+            status = try await waitFor("tmux \(arguments.first ?? "") to finish", timeout: Self.commandTimeout) {
+                Spawn.exitStatus(of: pid)
+            }
+        } catch {
+            // A command that hangs is ended and reaped, not left behind.
+            Spawn.killAndReap(pid)
+            throw error
         }
         let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         guard status == 0 else {

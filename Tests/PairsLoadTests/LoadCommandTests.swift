@@ -7,58 +7,20 @@ import PairsServer
 import PairsTestSupport
 import Testing
 
-/// The built `pairs` binary, run as a person runs it, with its output collected.
-///
-/// Started with Foundation's `Process`, whose children inherit the test thread's blocked signals: fine
-/// here, since every run exits by itself (and is killed if it does not within its time).
+/// The built `pairs` binary, run as a person runs it, to its end, with its output collected.
 private struct PairsRun {
+    /// The exit status; nil if the run did not end within its time and was killed.
     var status: Int32?
     var stdout: String
     var stderr: String
 
     init(_ arguments: [String], within seconds: Double = 30) throws {
-        let process = Process()
-        process.executableURL = try Tools.pairs()
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Read both pipes while it runs, so a chatty child never blocks on a full pipe.
-        let collected = OutputBox()
-        let readers = DispatchGroup()
-        for (pipe, isError) in [(out, false), (err, true)] {
-            DispatchQueue.global().async(group: readers) {
-                let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                collected.set(String(decoding: data, as: UTF8.self), error: isError)
-            }
-        }
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            status = nil
-        } else {
-            status = process.terminationStatus
-        }
-        _ = readers.wait(timeout: .now() + 5)
-        stdout = collected.out
-        stderr = collected.err
+        let run = try Subprocess(try Tools.pairs(), arguments)
+        status = try? run.blockingWaitForExit(within: seconds)
+        if status == nil { run.kill() }
+        stdout = run.lines.joined(separator: "\n")
+        stderr = run.errorText
     }
-}
-
-private final class OutputBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var outText = "", errText = ""
-    func set(_ text: String, error: Bool) {
-        lock.lock()
-        if error { errText = text } else { outText = text }
-        lock.unlock()
-    }
-    var out: String { lock.lock(); defer { lock.unlock() }; return outText }
-    var err: String { lock.lock(); defer { lock.unlock() }; return errText }
 }
 
 @Suite(.serialized, .ownThread)

@@ -1,7 +1,3 @@
-import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import PairsRules
 import PairsTestSupport
 import PairsWire
@@ -9,43 +5,25 @@ import Testing
 
 /// netcat, driven line by line as a person at a terminal would type.
 private final class Netcat {
-    let process = Process()
-    let input = Pipe()
-    let output = Pipe()
-    private var buffered: [UInt8] = []
+    private let nc: Subprocess
+    /// The index of the first line of netcat's output not yet matched by `waitFor`.
+    private var nextLine = 0
 
     init(port: Int) throws {
-        process.executableURL = try Tools.external("nc")
-        process.arguments = ["127.0.0.1", String(port)]
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        nc = try Subprocess(try Tools.external("nc"), ["127.0.0.1", String(port)])
     }
 
     func type(_ line: String) {
-        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+        nc.write(line + "\n")
     }
 
     /// Reads lines until one decodes to a message that matches.
     func waitFor(_ what: String, within seconds: Double = 5, _ matches: (ServerMessage) -> Bool) throws -> ServerMessage {
-        let deadline = Date().addingTimeInterval(seconds)
-        let fd = output.fileHandleForReading.fileDescriptor
-        while true {
-            while let newline = buffered.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = Array(buffered[..<newline])
-                buffered.removeSubrange(...newline)
-                if let message = try? ServerMessageDecoder.decode(line: line), matches(message) { return message }
-            }
-            let remaining = deadline.timeIntervalSinceNow
-            guard remaining > 0 else { throw TestTimeout(what: what) }
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, Int32(remaining * 1000) + 1) > 0 else { continue }
-            var chunk = [UInt8](repeating: 0, count: 65_536)
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            guard count > 0 else { throw TestTimeout(what: "\(what) (netcat closed)") }
-            buffered += chunk[..<count]
+        let (index, line) = try nc.blockingWaitForLine(from: nextLine, within: seconds, what) { line in
+            (try? ServerMessageDecoder.decode(line: Array(line.utf8))).map(matches) ?? false
         }
+        nextLine = index + 1
+        return try ServerMessageDecoder.decode(line: Array(line.utf8))
     }
 
     func waitForState(_ matches: (WireState) -> Bool) throws -> WireState {
@@ -55,9 +33,7 @@ private final class Netcat {
     }
 
     func stop() {
-        try? input.fileHandleForWriting.close()
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        nc.kill()
     }
 }
 

@@ -20,7 +20,7 @@ struct OperatorLogTests {
         let path = directory.file("pairs.log")
         let (server, port) = try PairsProcess.serve(["--log-level", "info", "--log-file", path])
         defer { server.terminate() }
-        let pid = server.process.processIdentifier
+        let pid = server.pid
         let before = try TestClient(port: port)
         try before.join("before")
         try blockingWaitUntil("the join in the log") { try logLines(at: path).contains { $0.event == "join" } }
@@ -57,7 +57,7 @@ struct OperatorLogTests {
         _ = try ann.waitForState { $0.state.phase == .playing }
         ann.send("leave")
         _ = try bob.waitForState { $0.state.phase == .over }
-        kill(server.process.processIdentifier, SIGTERM)
+        server.send(SIGTERM)
         #expect(server.waitForExit(within: Self.exitBound) == 0)
         let lines = server.errorOutput().split(separator: "\n")
         var events: [String] = []
@@ -82,7 +82,7 @@ struct OperatorLogTests {
         let path = directory.file("pairs.pid")
         let (server, _) = try PairsProcess.serve(["--pid-file", path])
         defer { server.terminate() }
-        let pid = server.process.processIdentifier
+        let pid = server.pid
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "\(pid)\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["pairs.pid"], "no temporary file left")
         if replacedByAnotherServer { try "999999\n".write(toFile: path, atomically: true, encoding: .utf8) }
@@ -103,7 +103,7 @@ struct OperatorLogTests {
         try bob.join("cut")
         _ = try ann.waitForState { $0.state.phase == .playing }
         _ = try idle.waitFor("welcome") { if case .welcome = $0 { true } else { false } }
-        kill(server.process.processIdentifier, SIGTERM)
+        server.send(SIGTERM)
         #expect(server.waitForExit(within: Self.exitBound) == 0)
         let shutdown = server.errorOutput().split(separator: "\n").filter { $0.contains(" info shutdown ") }
         #expect(shutdown.count == 1)

@@ -4,21 +4,17 @@ import PairsTestSupport
 import Glibc
 #endif
 
-/// The built `pairs` executable, run as a child process the way a user runs it.
+/// The built `pairs` executable, run as a child process the way a user runs it, for synchronous tests: its
+/// stdout read in order, line by line, and every wait bounded. Started through `Subprocess`, so the child
+/// gets no descriptor of another test's, and is killed and reaped at the latest when the test lets go of it.
 final class PairsProcess {
-    let process = Process()
-    private let stdout = Pipe()
-    private let stderr = Pipe()
-    private var buffered: [UInt8] = []
+    private let child: Subprocess
+    /// The index in the child's stdout of the line `readLine` returns next.
+    private var nextLine = 0
 
     /// Runs `pairs` with `arguments`, or another program (`executable`) that runs it.
     init(_ arguments: [String], executable: URL? = nil) throws {
-        process.executableURL = try executable ?? Tools.pairs()
-        process.arguments = arguments
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        child = try Subprocess(try executable ?? Tools.pairs(), arguments)
     }
 
     /// Starts `pairs serve` on a free port of 127.0.0.1 and waits for its listening line. It keeps no games
@@ -33,47 +29,35 @@ final class PairsProcess {
         return (server, port)
     }
 
-    /// The next line the process writes to stdout.
+    /// The child's process id, which its log lines and pid file show.
+    var pid: pid_t { child.pid }
+
+    /// The next line the process writes to stdout; throws if none comes within `seconds` or stdout closes.
     func readLine(within seconds: Double) throws -> String {
-        let deadline = Date().addingTimeInterval(seconds)
-        let fd = stdout.fileHandleForReading.fileDescriptor
-        while true {
-            if let newline = buffered.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffered[..<newline], as: UTF8.self)
-                buffered.removeSubrange(...newline)
-                return line
-            }
-            let remaining = deadline.timeIntervalSinceNow
-            guard remaining > 0 else { throw TestTimeout(what: "a line from pairs") }
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, Int32(remaining * 1000) + 1) > 0 else { continue }
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            guard count > 0 else { throw TestTimeout(what: "a line from pairs (stdout closed)") }
-            buffered += chunk[..<count]
-        }
+        let (index, line) = try child.blockingWaitForLine(from: nextLine, within: seconds, "a line") { _ in true }
+        nextLine = index + 1
+        return line
     }
 
-    /// Everything the process wrote to stderr (after it exited).
+    /// Everything the process wrote to stderr: all of it once `waitForExit` has returned a status.
     func errorOutput() -> String {
-        String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        child.errorText
     }
 
-    /// Waits for the process to exit and returns its status; kills it after `seconds`.
+    /// Sends `signal` to the process if it is still running.
+    func send(_ signal: Int32) {
+        child.send(signal)
+    }
+
+    /// Waits for the process to exit and returns its status; after `seconds`, kills it and returns nil.
     func waitForExit(within seconds: Double) -> Int32? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
-        if process.isRunning {
-            process.interrupt()
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            return nil
-        }
-        return process.terminationStatus
+        if let status = try? child.blockingWaitForExit(within: seconds) { return status }
+        child.kill()
+        return nil
     }
 
+    /// Kills the process with SIGKILL if it is still running, and reaps it.
     func terminate() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        child.kill()
     }
 }

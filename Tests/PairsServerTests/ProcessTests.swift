@@ -18,7 +18,7 @@ struct ProcessTests {
         try clients[1].join("x")
         for client in clients { _ = try client.waitFor("welcome or state") { _ in true } }
         let sent = Date()
-        kill(server.process.processIdentifier, signal)
+        server.send(signal)
         for client in clients {
             #expect(try client.waitForBye(within: 3) == .shutdown)
         }
@@ -34,7 +34,7 @@ struct ProcessTests {
         for round in 1...20 {
             let (server, _) = try PairsProcess.serve()
             defer { server.terminate() }
-            kill(server.process.processIdentifier, SIGTERM)
+            server.send(SIGTERM)
             #expect(server.waitForExit(within: 10) == 0, "round \(round)")
         }
     }

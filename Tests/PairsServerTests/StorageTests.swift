@@ -213,8 +213,7 @@ struct StorageProcessTests {
         defer { first.terminate() }
         let ended = try playOneGame(port: port, room: "killed")
         usleep(useconds_t(max(0, 0.2 - Date().timeIntervalSince(ended)) * 1_000_000))
-        kill(first.process.processIdentifier, SIGKILL)
-        first.process.waitUntilExit()
+        first.terminate()
         let (second, secondPort) = try PairsProcess.serve(["--data", directory.database])
         defer { second.terminate() }
         let games = try history(port: secondPort)
@@ -227,7 +226,7 @@ struct StorageProcessTests {
         do {
             let (server, port) = try PairsProcess.serve(["--data", directory.database])
             _ = try playOneGame(port: port, room: "before")
-            kill(server.process.processIdentifier, SIGTERM)
+            server.send(SIGTERM)
             #expect(server.waitForExit(within: 5) == 0)
         }
         let (server, port) = try PairsProcess.serve(["--data", directory.database])

@@ -10,9 +10,16 @@ import Synchronization
 /// threads block nearly every signal: a child started that way ignores SIGTERM, SIGHUP and Ctrl-C, which
 /// is neither what a person's shell gives `pairs play` nor something a test can clean up after. It also
 /// keeps a descriptor of its own in the child, so a child that daemonizes (tmux) never looks finished.
-enum Spawn {
-    struct Failed: Error, CustomStringConvertible {
-        var description: String
+/// Every test starts its children here (most through `Subprocess`), so that no child holds a descriptor
+/// of another test's: all test targets run in one process, on threads of their own.
+public enum Spawn {
+    /// A child could not be started, or what it needed could not be made.
+    public struct Failed: Error, CustomStringConvertible {
+        public var description: String
+
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     /// Starts `executable` with `arguments` and `environment` (added to this process's), its standard
@@ -20,8 +27,8 @@ enum Spawn {
     ///
     /// `XDG_STATE_HOME` is a directory of this test run's unless `environment` names another, so a
     /// `pairs play` under test never keeps a seat's token in the real home.
-    static func start(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                      stdin: Int32? = nil, stdout: Int32? = nil, stderr: Int32? = nil) throws -> pid_t {
+    public static func start(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                             stdin: Int32? = nil, stdout: Int32? = nil, stderr: Int32? = nil) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -55,16 +62,32 @@ enum Spawn {
         return pid
     }
 
-    /// The exit status of `pid` if it has exited (128 + N if killed by signal N), without waiting.
-    static func exitStatus(of pid: pid_t) -> Int32? {
+    /// The exit status of `pid` if it has exited (128 + N if killed by signal N), without waiting. Once it
+    /// has answered, the child is reaped and its pid may belong to another process: send it nothing more.
+    public static func exitStatus(of pid: pid_t) -> Int32? {
+        reap(pid, options: WNOHANG)
+    }
+
+    /// Kills `pid` (a child not reaped yet) with SIGKILL and waits for it, so that nothing is left running
+    /// or unreaped after a test gave up on it. The wait is short: SIGKILL cannot be caught or ignored.
+    /// Returns its status, nil if it was not a child of this process.
+    @discardableResult
+    public static func killAndReap(_ pid: pid_t) -> Int32? {
+        kill(pid, SIGKILL)
+        return reap(pid, options: 0)
+    }
+
+    private static func reap(_ pid: pid_t, options: Int32) -> Int32? {
         var status: Int32 = 0
-        guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+        var result: pid_t
+        repeat { result = waitpid(pid, &status, options) } while result < 0 && errno == EINTR
+        guard result == pid else { return nil }
         let signal = status & 0x7F
         return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
     }
 
     /// A pipe whose two ends are closed in children (the spawned one gets its end by `dup2`).
-    static func pipe() throws -> (read: Int32, write: Int32) {
+    public static func pipe() throws -> (read: Int32, write: Int32) {
         try spawning.withLock { _ in
             var ends: [Int32] = [0, 0]
             guard Glibc.pipe(&ends) == 0 else { throw Failed(description: "pipe: \(String(cString: strerror(errno)))") }
