@@ -230,9 +230,14 @@ public struct ScreenRenderer: Sendable {
     /// "▶ YOUR TURN: pick the second card   0:25 left", or on a narrow terminal "▶ YOUR TURN 0:25".
     private func playing(_ turn: Seat, state: WireState, model: PlayModel, now: Moment, short: Bool) -> String {
         var text: String
+        let up = state.cardsUp.count
+        if turn == model.seat, up >= (model.rules?.variant ?? .classic).setSize.rawValue {
+            // A whole set face up on the player's turn is a mismatch on show: nothing can be flipped until
+            // it turns back and the turn passes, so the screen must not invite a flip.
+            return "  no match: the cards turn back" + gameClock(model, now: now, short: short)
+        }
         if turn == model.seat {
             let ordinals = ["a card", "the second card", "the third card"]
-            let up = state.cardsUp.count
             text = style.paint("▶ YOUR TURN", .bold, .reverse, .green)
             if !short { text += ": pick " + (up < ordinals.count ? ordinals[up] : "a card") }
         } else {

@@ -55,11 +55,19 @@ func matchedCardsAreMarked() {
 func statusLines() {
     var model = midGame()
     let now = Moment(milliseconds: 0)
-    _ = model.apply(.message(stateMessage(makeState(game: 2, seq: 10, turn: .second, turnMillisecondsLeft: 4_000, event: .hide(cards: [1, 3])))), at: now)
+    // Ann's mismatch on show: her turn still, but nothing to pick until the cards turn back.
+    let mismatch: [CardView] = [.matched(face: "ant", by: .first), .up(face: "dog"), .matched(face: "bee", by: .second), .up(face: "cat"),
+                                .down, .matched(face: "ant", by: .first), .matched(face: "bee", by: .second), .down]
+    _ = model.apply(.message(stateMessage(makeState(game: 2, seq: 10, cards: mismatch, scores: [1, 1], turnMillisecondsLeft: 20_000,
+                                                    event: .mismatch(.first, cards: [3, 1], points: 0)))), at: now)
+    let reveal = ScreenRenderer(style: .plain).render(model, at: now).joined(separator: "\n")
+    #expect(reveal.contains("no match: the cards turn back"))
+    #expect(!reveal.contains("YOUR TURN"), "\(reveal)")
+    _ = model.apply(.message(stateMessage(makeState(game: 2, seq: 11, turn: .second, turnMillisecondsLeft: 4_000, event: .hide(cards: [1, 3])))), at: now)
     var screen = ScreenRenderer(style: .plain).render(model, at: now).joined(separator: "\n")
     #expect(screen.contains("bob's turn   0:04 left"))
     #expect(!screen.contains("YOUR TURN"))
-    _ = model.apply(.message(stateMessage(makeState(game: 2, seq: 11, phase: .over, turn: nil, outcome: .draw, event: .over(.second, cards: [0, 1], points: 1)))), at: now)
+    _ = model.apply(.message(stateMessage(makeState(game: 2, seq: 12, phase: .over, turn: nil, outcome: .draw, event: .over(.second, cards: [0, 1], points: 1)))), at: now)
     screen = ScreenRenderer(style: .plain).render(model, at: now).joined(separator: "\n")
     #expect(screen.contains("GAME OVER: a draw, 0 to 0 · /rematch to play again"))
     _ = model.apply(.connectionLost(.failed("Connection reset by peer")), at: now)
