@@ -2,7 +2,6 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 /// A child process started by `Spawn`, its output collected line by line as it comes, for tests that run
 /// the real `pairs` binary or another program (nc, python3, node, script).
@@ -51,8 +50,18 @@ public final class Subprocess: Sendable {
 
     /// The state in a box of its own, which the reading threads hold instead of the `Subprocess`: were they
     /// to hold that, it would live as long as the child's output and could not reap a child left running.
-    private final class Shared: Sendable {
-        let state = Mutex(State())
+    ///
+    /// Guarded by an `NSLock` rather than Synchronization's `Mutex`: ThreadSanitizer, which CI runs these
+    /// tests under, sees a pthread mutex but not the `Mutex`, and reported its critical sections as races.
+    private final class Shared: @unchecked Sendable {
+        private let lock = NSLock()
+        private var state = State()
+
+        func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+            lock.lock()
+            defer { lock.unlock() }
+            return try body(&state)
+        }
     }
 
     /// Bytes read from the child's stdout or stderr at a time.
@@ -95,22 +104,22 @@ public final class Subprocess: Sendable {
                 let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                 if count < 0, errno == EINTR { continue }
                 if count <= 0 { break }
-                shared.state.withLock { state in
+                shared.withLock { state in
                     if isStdout { state.appendOutput(buffer[..<count]) } else { state.errorBytes += buffer[..<count] }
                 }
             }
             close(fd)
-            shared.state.withLock { state in
+            shared.withLock { state in
                 if isStdout { state.endOutput() } else { state.isStderrOpen = false }
             }
         }.start()
     }
 
     /// Every complete line written to stdout so far (and the last one, unfinished, once stdout is closed).
-    public var lines: [String] { shared.state.withLock { $0.lines } }
+    public var lines: [String] { shared.withLock { $0.lines } }
 
     /// Everything written to stderr so far.
-    public var errorText: String { String(decoding: shared.state.withLock { $0.errorBytes }, as: UTF8.self) }
+    public var errorText: String { String(decoding: shared.withLock { $0.errorBytes }, as: UTF8.self) }
 
     /// Writes `text` to the child's stdin.
     public func write(_ text: String) {
@@ -163,7 +172,7 @@ public final class Subprocess: Sendable {
     /// Sends `signal` to the child if it has not exited. Never to one already reaped, whose pid the system
     /// may have given another process since.
     public func send(_ signal: Int32) {
-        shared.state.withLock { state in
+        shared.withLock { state in
             if state.status(of: pid) == nil { Glibc.kill(pid, signal) }
         }
     }
@@ -175,14 +184,14 @@ public final class Subprocess: Sendable {
 
     /// Ends the child with SIGKILL if it is still running, and reaps it before returning.
     public func kill() {
-        shared.state.withLock { state in
+        shared.withLock { state in
             if state.status(of: pid) == nil { state.exitStatus = Spawn.killAndReap(pid) ?? 128 + SIGKILL }
         }
     }
 
     /// The first line at or after `start` that satisfies `matches`, or nil while stdout may bring one.
     private func line(from start: Int, _ what: String, _ matches: (String) -> Bool) throws -> (index: Int, line: String)? {
-        let (lines, isOpen) = shared.state.withLock { ($0.lines, $0.isStdoutOpen) }
+        let (lines, isOpen) = shared.withLock { ($0.lines, $0.isStdoutOpen) }
         if start < lines.count, let index = lines.indices[start...].first(where: { matches(lines[$0]) }) {
             return (index, lines[index])
         }
@@ -192,7 +201,7 @@ public final class Subprocess: Sendable {
 
     /// The exit status once the child has exited and both its stdout and stderr are read to the end.
     private var finishedStatus: Int32? {
-        shared.state.withLock { state in
+        shared.withLock { state in
             guard let status = state.status(of: pid), !state.isStdoutOpen, !state.isStderrOpen else { return nil }
             return status
         }
