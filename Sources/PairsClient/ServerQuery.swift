@@ -2,8 +2,8 @@ import Dispatch
 import PairsWire
 
 /// One question to a server and its whole answer, for the commands that ask and print (`pairs history`,
-/// `leaderboard`, `profile`, `replay`): connects, waits for the greeting, sends the request, reads every
-/// line of the answer (a long answer's `more` lines too) and closes.
+/// `leaderboard`, `profile`, `replay`): connects, sends the request at once (the greeting comes first
+/// anyway), reads every line of the answer (a long answer's `more` lines too) and closes.
 public enum ServerQuery {
     /// How long the answer may take once connected, in seconds. The server reads it from its database in
     /// milliseconds and a long replay is a few lines; this covers a busy server on a slow network.
