@@ -48,7 +48,7 @@ extension Server {
     /// Greets, as line connections, the connections whose welcome wait is over without a first byte that
     /// decided their framing: what they sent meanwhile, if anything, starts their first line.
     func endWelcomeWaits(at now: Moment) {
-        while let connection = welcomeWaits.popDue(at: now) ?? pageVisitorWelcomeWaits.popDue(at: now) {
+        while let connection = welcomeWaits.popDue(at: now) {
             guard case .sniffing(let first) = connection.framing else { continue }
             greet(connection, as: .lines(LineFramer()), peer: first.peer, at: now)
             if !first.bytes.isEmpty {

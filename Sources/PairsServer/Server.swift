@@ -97,11 +97,9 @@ public final class Server: @unchecked Sendable {
     /// Connections whose write failed during the current event: their last input is read once the event is
     /// over, never in the middle of reading another message.
     private var failures: [Connection] = []
-    /// Connections whose welcome waits for their first bytes, oldest first: the usual short wait
-    /// (`welcomeWaitMilliseconds`), and the long one of connections from addresses that loaded the page
-    /// lately (`pageVisitors`). The waits of one list are all as long, so each stays in deadline order.
-    var welcomeWaits = WelcomeWaits()
-    var pageVisitorWelcomeWaits = WelcomeWaits()
+    /// Connections whose welcome waits for their first bytes: briefly, or long for an address that loaded
+    /// the page lately (`pageVisitors`).
+    var welcomeWaits: WelcomeWaits
     /// The addresses that loaded the client page lately.
     var pageVisitors = PageVisitors()
     /// The last lines framed for a WebSocket, with their frames: a state goes to every member of a room as
@@ -129,6 +127,8 @@ public final class Server: @unchecked Sendable {
         self.configuration = configuration
         self.log = ServerLog(configuration)
         self.store = store
+        welcomeWaits = WelcomeWaits(usualMilliseconds: Self.welcomeWaitMilliseconds,
+                                    pageVisitorMilliseconds: configuration.pageVisitorWelcomeWaitMilliseconds)
         var lobbyConfiguration = configuration.lobby
         lobbyConfiguration.keepsGames = store != nil
         self.lobby = Lobby(configuration: lobbyConfiguration, serverName: "pairs \(version)", startedAt: MonotonicClock.now())
@@ -324,11 +324,7 @@ public final class Server: @unchecked Sendable {
         }
         sockets[fd] = connection
         connections[id] = connection
-        if pageVisitors.loadedThePageRecently(host, at: now) {
-            pageVisitorWelcomeWaits.append(connection, until: now.adding(milliseconds: configuration.pageVisitorWelcomeWaitMilliseconds))
-        } else {
-            welcomeWaits.append(connection, until: now.adding(milliseconds: Self.welcomeWaitMilliseconds))
-        }
+        welcomeWaits.append(connection, arrivedAt: now, waiting: pageVisitors.loadedThePageRecently(host, at: now) ? .pageVisitor : .usual)
     }
 
     /// Tells a connection over the limit why it is turned away, and closes it.
@@ -723,16 +719,11 @@ public final class Server: @unchecked Sendable {
     /// of a welcome wait, when that changed. Runs after every batch, so a wait ends within a batch of its
     /// deadline on a busy server, and by the timer on a quiet one.
     private func armLobbyTimer() {
-        if !welcomeWaits.isEmpty || !pageVisitorWelcomeWaits.isEmpty { endWelcomeWaits(at: MonotonicClock.now()) }
-        let welcome = earliest(welcomeWaits.nextDeadline(), pageVisitorWelcomeWaits.nextDeadline())
-        lobbyTimer?.arm(at: earliest(lobby.nextDeadline, welcome))
-    }
-
-    /// The earlier of two deadlines, either of which may be unset (runs after every batch, so no array).
-    private func earliest(_ first: Moment?, _ second: Moment?) -> Moment? {
-        guard let first else { return second }
-        guard let second else { return first }
-        return min(first, second)
+        if !welcomeWaits.isEmpty { endWelcomeWaits(at: MonotonicClock.now()) }
+        switch (lobby.nextDeadline, welcomeWaits.nextDeadline()) {
+        case (let lobbyDeadline?, let welcome?): lobbyTimer?.arm(at: min(lobbyDeadline, welcome))
+        case (let lobbyDeadline, let welcome): lobbyTimer?.arm(at: lobbyDeadline ?? welcome)
+        }
     }
 
     func currentStatistics(at now: Moment) -> ServerStatistics {

@@ -1,14 +1,61 @@
 import PairsRules
 
-/// The connections whose `welcome` waits for their first bytes, in the order they arrived, each with the
-/// moment its wait ends.
+/// The connections whose `welcome` waits for their first bytes, each with the moment its wait ends.
 ///
-/// Every wait is as long (`Server.welcomeWaitMilliseconds`), so arrival order is deadline order: the
-/// server's next welcome deadline is the front's, and ending the waits that are due looks at the front
-/// alone. One list for the whole server, checked once per batch and by the lobby's timer, instead of a
-/// timer per connection. A connection whose first bytes decide its framing earlier stays listed until it
-/// reaches the front, where it is dropped unseen.
+/// A wait is one of two lengths: the usual short one, or the long one of a connection from an address that
+/// loaded the page lately (`PageVisitors`). The waits of one length are kept in a lane in the order they
+/// arrived, which is their deadline order, so the server's next welcome deadline is the earlier of the
+/// lanes' fronts, and ending the waits that are due looks at the fronts alone. One list for the whole
+/// server, checked once per batch and by the lobby's timer, instead of a timer per connection. A connection
+/// whose first bytes decide its framing earlier stays listed until it reaches the front, where it is
+/// dropped unseen.
 struct WelcomeWaits {
+    /// How long a connection's welcome waits.
+    enum Length {
+        /// `Server.welcomeWaitMilliseconds`.
+        case usual
+        /// `ServerConfiguration.pageVisitorWelcomeWaitMilliseconds`.
+        case pageVisitor
+    }
+
+    private let usualMilliseconds: Int64
+    private let pageVisitorMilliseconds: Int64
+    private var usual = Lane()
+    private var pageVisitors = Lane()
+
+    init(usualMilliseconds: Int64, pageVisitorMilliseconds: Int64) {
+        self.usualMilliseconds = usualMilliseconds
+        self.pageVisitorMilliseconds = pageVisitorMilliseconds
+    }
+
+    /// Whether no wait is listed, decided or not.
+    var isEmpty: Bool { usual.isEmpty && pageVisitors.isEmpty }
+
+    /// Lists `connection`, which arrived at `now` and waits `length`.
+    mutating func append(_ connection: Connection, arrivedAt now: Moment, waiting length: Length) {
+        switch length {
+        case .usual: usual.append(connection, until: now.adding(milliseconds: usualMilliseconds))
+        case .pageVisitor: pageVisitors.append(connection, until: now.adding(milliseconds: pageVisitorMilliseconds))
+        }
+    }
+
+    /// When the earliest wait still running ends; nil when none is running.
+    mutating func nextDeadline() -> Moment? {
+        switch (usual.nextDeadline(), pageVisitors.nextDeadline()) {
+        case (let first?, let second?): min(first, second)
+        case (let first, let second): first ?? second
+        }
+    }
+
+    /// The next connection still waiting whose wait is over at `now`, taken off the list; nil when there
+    /// is none.
+    mutating func popDue(at now: Moment) -> Connection? {
+        usual.popDue(at: now) ?? pageVisitors.popDue(at: now)
+    }
+}
+
+/// One wait length's connections, in the order they arrived: arrival order is deadline order.
+private struct Lane {
     /// Dropped waits kept at the front before the list is shifted down: shifting costs a copy of the rest,
     /// so it is done only when at least this many (and half the list) can go, a cost spread over as many
     /// pops. Under a steady stream of connects the list never empties on its own.
@@ -21,7 +68,7 @@ struct WelcomeWaits {
     /// Whether no wait is listed, decided or not.
     var isEmpty: Bool { start == waits.count }
 
-    /// Lists `connection`, whose wait ends at `deadline`, no earlier than any listed before.
+    /// Lists `connection`, whose wait ends at `deadline`, no earlier than any listed before in this lane.
     mutating func append(_ connection: Connection, until deadline: Moment) {
         waits.append((deadline, connection))
     }
