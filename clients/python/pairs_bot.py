@@ -345,6 +345,8 @@ class Bot:
         self.buffer = b""
         self.last_send = 0.0
         self.next_id = 1
+        self.hello_id = None  # the id of the hello, whose answer (welcome or error) comes with it
+        self.join_id = None
         self.seat = None
         self.latest = None
         self.pending_flip = None  # (id, card) of the flip in flight
@@ -433,7 +435,7 @@ class Bot:
         kind = message.get("type")
         if kind not in KNOWN_TYPES:
             self.skipped_unknown("message type", kind)
-        if kind == "welcome" and "id" in message and message.get("id") == self.hello_id:
+        if kind == "welcome" and self.hello_id is not None and message.get("id") == self.hello_id:
             # Joined only once the name is set: a claimed name may be refused, and the bot must not sit
             # down under another one.
             join = dict({"type": "join"}, **rule_choices(self.args))
@@ -515,10 +517,10 @@ class Bot:
         return 0 <= card < len(cards) and cards[card]["state"] != "down"
 
     def refused(self, error):
-        if error.get("id") == getattr(self, "hello_id", None):
+        if error.get("id") == self.hello_id:
             hint = " (--password asks for it, or set PAIRS_PASSWORD)" if error.get("code") == "name_taken" else ""
             fail("%s%s" % (error.get("message"), hint))
-        if error.get("id") == getattr(self, "join_id", None) and self.seat is None:
+        if error.get("id") == self.join_id and self.seat is None:
             fail("cannot join: %s" % error.get("message"))
         if self.pending_flip is None or error.get("id") != self.pending_flip[0]:
             return
