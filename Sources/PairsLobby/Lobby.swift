@@ -20,7 +20,7 @@ public final class Lobby {
     let hint = "type: join | join ROOM | list | help"
 
     /// Every connection the lobby knows, open and not closed by the lobby.
-    var clients: [ConnectionID: Client] = [:]
+    var clients = ConnectionTable<Client>()
     var directory = RoomDirectory()
     var idleList = IdleList()
     var deadlines = RoomDeadlines()

@@ -73,11 +73,15 @@ final class Connection: @unchecked Sendable {
         isOpen && dialect == .undecided
     }
 
-    /// Puts the socket in the server's epoll set, which reports it by its descriptor.
+    /// What the server's epoll set reports the socket by: its slot, which finds it in the server's table
+    /// of connections without hashing.
+    var token: UInt64 { UInt64(id.slot) }
+
+    /// Puts the socket in the server's epoll set, which reports it by `token`.
     func watch(with poller: EventPoller) -> Bool {
         self.poller = poller
         interest = EventPoller.readable
-        return poller.add(fd, token: UInt64(fd), interest: interest)
+        return poller.add(fd, token: token, interest: interest)
     }
 
     /// Reads what the socket has, up to the buffer's size.
@@ -129,6 +133,6 @@ final class Connection: @unchecked Sendable {
     private func setInterest(_ wanted: UInt32) {
         guard wanted != interest, let poller else { return }
         interest = wanted
-        _ = poller.modify(fd, token: UInt64(fd), interest: wanted)
+        _ = poller.modify(fd, token: token, interest: wanted)
     }
 }

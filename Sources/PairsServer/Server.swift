@@ -36,6 +36,8 @@ public final class Server: @unchecked Sendable {
     /// Connections the kernel queues for `accept` while the server is busy: enough for a load test's whole
     /// crowd connecting at once, so none waits for a SYN retry. (The kernel caps it at `somaxconn`.)
     static let listenBacklog: Int32 = 4096
+    /// What the epoll set reports the listening socket by: above every connection's slot.
+    static let listeningToken = UInt64.max
     /// Bytes read per readable event: one buffer, shared by all connections since only the queue reads.
     static let readBufferBytes = 64 * 1024
     /// Descriptors kept back from `--max-connections`' default: stdio, the listening socket, the spare
@@ -82,7 +84,6 @@ public final class Server: @unchecked Sendable {
     private let storageQueue = DispatchQueue(label: "pairs.storage")
 
     private var maxConnections = 0
-    private var nextConnectionNumber = 1
     /// -1 once the server stops accepting.
     private var listeningFD: Int32 = -1
     private var boundAddress: SocketAddress?
@@ -90,10 +91,11 @@ public final class Server: @unchecked Sendable {
     private var loop: EventLoop?
     /// Fires at the lobby's next deadline.
     private var lobbyTimer: DeadlineTimer?
-    /// Every client socket by descriptor (the token the epoll set reports), until it is closed.
-    private var sockets: [Int32: Connection] = [:]
-    /// The same connections by the name the lobby knows them by.
-    private var connections: [ConnectionID: Connection] = [:]
+    /// Every client connection, by the id the lobby knows it by, until its socket is closed. The epoll set
+    /// reports a socket by its id's slot.
+    private var connections = ConnectionTable<Connection>()
+    /// Numbers and slots for new connections.
+    private var connectionIDs = ConnectionIDIssuer()
     /// Connections whose write failed during the current event: their last input is read once the event is
     /// over, never in the middle of reading another message.
     private var failures: [Connection] = []
@@ -169,7 +171,7 @@ public final class Server: @unchecked Sendable {
         do throws(SystemCallError) {
             bound = try SocketAddress(boundTo: fd)
             loop = try EventLoop(queue: queue)
-            guard loop.poller.add(fd, token: UInt64(fd), interest: EventPoller.readable) else {
+            guard loop.poller.add(fd, token: Self.listeningToken, interest: EventPoller.readable) else {
                 throw SystemCallError(call: "epoll_ctl", errno: errno)
             }
         } catch {
@@ -210,12 +212,12 @@ public final class Server: @unchecked Sendable {
             let deadline = now.adding(milliseconds: Self.shutdownDrainMilliseconds)
             // Every goodbye starts before the lobby hears of any: the states its departures cause would
             // otherwise reach connections that are about to get `bye` anyway.
-            let open = connections.values.filter(\.isOpen)
+            let open = connections.elements.filter(\.isOpen)
             log.write(.info, .shuttingDown(connections: open.count, gamesInProgress: lobby.gamesInProgress))
             for connection in open { sayGoodbye(to: connection, .shutdown, at: now) }
             for connection in open { lobby.disconnect(connection.id, because: .shutdown, at: now) }
             performLobbyActions()
-            for connection in connections.values {
+            for connection in connections.elements {
                 switch connection.lifecycle {
                 case .flushing(let due): connection.lifecycle = .flushing(deadline: min(due, deadline))
                 case .lingering(let due): connection.lifecycle = .lingering(deadline: min(due, deadline))
@@ -247,7 +249,7 @@ public final class Server: @unchecked Sendable {
 
     private func waitForGoodbyes(then completion: @escaping @Sendable () -> Void) {
         let now = MonotonicClock.now()
-        for connection in Array(connections.values) {
+        for connection in connections.elements {
             // The process is about to exit: a goodbye that is out and has no input left unread can close
             // now (closing without unread input sends no reset) rather than wait for the peer to close.
             if case .lingering = connection.lifecycle, case .wouldBlock = connection.read(into: readBuffer) {
@@ -300,7 +302,7 @@ public final class Server: @unchecked Sendable {
             SocketOptions.configureClient(fd)
             // Sockets rather than the lobby's clients: the limit is on descriptors, and a connection whose
             // first bytes are awaited, or an HTTP request, holds one as much as a player does.
-            guard sockets.count < maxConnections, !isShuttingDown else {
+            guard connections.count < maxConnections, !isShuttingDown else {
                 refuse(fd)
                 continue
             }
@@ -311,8 +313,7 @@ public final class Server: @unchecked Sendable {
     /// Takes a connection in. The lobby hears of it once its first bytes (or the end of the welcome wait)
     /// have said it speaks lines, or once it has become a WebSocket.
     private func admit(_ fd: Int32, address: SocketAddress) {
-        let id = ConnectionID(nextConnectionNumber)
-        nextConnectionNumber += 1
+        let id = connectionIDs.issue()
         let host = address.host
         let peer = SocketAddress.describe(host: host, port: address.port)
         let now = MonotonicClock.now()
@@ -320,9 +321,9 @@ public final class Server: @unchecked Sendable {
         guard let poller = loop?.poller, connection.watch(with: poller) else {
             log.write(.warning, .unwatchable(id, peer: peer, error: String(cString: strerror(errno))))
             Glibc.close(fd)
+            connectionIDs.retire(id)
             return
         }
-        sockets[fd] = connection
         connections[id] = connection
         welcomeWaits.append(connection, arrivedAt: now, waiting: pageVisitors.loadedThePageRecently(host, at: now) ? .pageVisitor : .usual)
     }
@@ -364,14 +365,14 @@ public final class Server: @unchecked Sendable {
     /// written. Each is handled as its own event: connections whose write failed meanwhile are finished
     /// before the next.
     private func serviceReadySocket(_ token: UInt64, events: UInt32) {
-        if token == UInt64(truncatingIfNeeded: listeningFD), listeningFD >= 0 {
-            acceptConnections()
+        if token == Self.listeningToken {
+            if listeningFD >= 0 { acceptConnections() }
             return
         }
         // A socket closed earlier in this batch is no longer in the table. If a newcomer accepted in the
-        // same batch already has its descriptor, the stale report reaches the newcomer instead: harmless,
-        // since a read then finds nothing (`wouldBlock`) and a flush sends only what is queued.
-        guard let connection = sockets[Int32(truncatingIfNeeded: token)] else { return }
+        // same batch already has its slot, the stale report reaches the newcomer instead: harmless, since
+        // a read then finds nothing (`wouldBlock`) and a flush sends only what is queued.
+        guard let connection = connections.element(inSlot: Int(truncatingIfNeeded: token)) else { return }
         if events & EventPoller.writable != 0 { writable(connection) }
         if events & (EventPoller.readable | EventPoller.failed) != 0 { readable(connection) }
         finishFailures()
@@ -606,8 +607,9 @@ public final class Server: @unchecked Sendable {
 
     /// The peer is gone: its seat (if any) is kept for the grace period, and the socket closes at once.
     func drop(_ connection: Connection, because cause: DisconnectCause) {
-        release(connection)
+        // The lobby forgets the connection before its slot is given back (`release`).
         lobby.disconnect(connection.id, because: cause, at: MonotonicClock.now())
+        release(connection)
         performLobbyActions()
     }
 
@@ -692,12 +694,13 @@ public final class Server: @unchecked Sendable {
         }
     }
 
-    /// Closes the socket for good and forgets it.
+    /// Closes the socket for good and forgets it; its id's slot may go to the next newcomer. The lobby has
+    /// forgotten the connection by then (it closed it, or heard of its end), so no table holds the slot.
     private func release(_ connection: Connection) {
         if case .closed = connection.lifecycle { return }
-        sockets[connection.fd] = nil
         connections[connection.id] = nil
         connection.closeSocket()
+        connectionIDs.retire(connection.id)
     }
 
     // MARK: Time

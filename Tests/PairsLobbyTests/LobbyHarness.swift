@@ -11,7 +11,11 @@ import Testing
 final class LobbyHarness {
     let lobby: Lobby
     private(set) var now = Moment(milliseconds: 1_000_000)
-    private var nextConnection = 1
+    /// Ids as the transport gives them: a slot goes to the next newcomer once its connection is gone, so
+    /// every test also checks that a gone connection's id reaches nobody.
+    private var ids = ConnectionIDIssuer()
+    /// Connections gone for good (closed by the lobby, or dropped), whose slots were given back.
+    private var gone: Set<ConnectionID> = []
     /// Every message each connection was sent, in order, decoded.
     private(set) var received: [ConnectionID: [ServerMessage]] = [:]
     /// Every byte each connection was sent, as the transport would write it.
@@ -41,8 +45,7 @@ final class LobbyHarness {
     /// A new connection, greeted.
     @discardableResult
     func connect() -> ConnectionID {
-        let id = ConnectionID(nextConnection)
-        nextConnection += 1
+        let id = ids.issue()
         lobby.connect(id, peer: "127.0.0.1:\(40_000 + id.value)", at: now)
         collect()
         return id
@@ -79,6 +82,13 @@ final class LobbyHarness {
     func drop(_ id: ConnectionID, because cause: DisconnectCause = .closedByPeer) {
         lobby.disconnect(id, because: cause, at: now)
         collect()
+        release(id)
+    }
+
+    /// The transport closes the socket for good, and its slot is free.
+    private func release(_ id: ConnectionID) {
+        guard gone.insert(id).inserted else { return }
+        ids.retire(id)
     }
 
     /// Moves the clock forward and lets the lobby carry out what fell due, as the server's timer would at
@@ -154,6 +164,7 @@ final class LobbyHarness {
             case .close(let id, let reason):
                 #expect(closed[id] == nil, "a connection is closed once")
                 closed[id] = reason
+                release(id)
             case .sendStatistics(let stats, let id):
                 received[id, default: []].append(.stats(stats))
             case .log(let entry):

@@ -27,7 +27,7 @@ struct LogLineTests {
 
     @Test("a text line is TIME LEVEL EVENT and key=value pairs, values bare when plain and quoted as JSON strings otherwise")
     func textLineShape() {
-        let who = LoggedConnection(id: ConnectionID(7), name: "ann b", peer: "192.168.1.5:50312")
+        let who = LoggedConnection(id: ConnectionID(7, slot: 0), name: "ann b", peer: "192.168.1.5:50312")
         let event = LobbyEvent.joined(who, room: "kitchen", seat: .first)
         let line = LogLine.format(.text, time: Self.time, level: .info, event: event.name, fields: event.fields)
         #expect(String(decoding: line, as: UTF8.self)

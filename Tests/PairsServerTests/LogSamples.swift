@@ -29,10 +29,10 @@ func containsRawControl(_ bytes: [UInt8]) -> Bool {
 /// One of every event the log writes, lobby's and transport's, with `text` wherever a client's text (or
 /// any text) can go: what the format tests run through both formats.
 func everyEvent(with text: String) -> [(level: LogLevel, name: String, fields: [LogField])] {
-    let who = LoggedConnection(id: ConnectionID(7), name: text, peer: "192.168.1.5:50312")
+    let who = LoggedConnection(id: ConnectionID(7, slot: 0), name: text, peer: "192.168.1.5:50312")
     let players = [FinishedPlayer(name: text, claimed: true, score: 3), FinishedPlayer(name: "bob", claimed: false, score: 5)]
     let lobby: [LobbyEvent] = [
-        .connected(ConnectionID(7), peer: "[::1]:40000"),
+        .connected(ConnectionID(7, slot: 0), peer: "[::1]:40000"),
         .nameClaimed(who),
         .wrongPassword(who, name: text, inARow: 3),
         .roomOpened(room: text, rules: .standard),
@@ -55,7 +55,7 @@ func everyEvent(with text: String) -> [(level: LogLevel, name: String, fields: [
     let server: [ServerEvent] = [
         .listening(address: "0.0.0.0:7777", pid: 4242, maxConnections: 19_984, data: text),
         .serverFull(connections: 100),
-        .unwatchable(ConnectionID(9), peer: "10.0.0.2:1234", error: text),
+        .unwatchable(ConnectionID(9, slot: 1), peer: "10.0.0.2:1234", error: text),
         .gameNotKept(room: text, error: text),
         .summary(report),
         .shuttingDown(connections: 3, gamesInProgress: 1),
