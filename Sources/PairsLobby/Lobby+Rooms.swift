@@ -23,8 +23,8 @@ extension Lobby {
         guard !states.isEmpty else { return settle(room, at: now) }
         let bytes = ServerMessageEncoder.encode(
             states: states, room: room.name, spectators: room.spectators.count, rules: room.rules, id: id)
-        room.forEachRecipient(first: requester.flatMap { room.hasMember($0) ? $0 : nil }) {
-            append(.send(bytes, messages: states.count, to: $0.id))
+        room.forEachRecipient(first: requester.flatMap { room.hasMember($0) ? $0.id : nil }) {
+            append(.send(bytes, messages: states.count, to: $0))
         }
         for state in states {
             if configuration.keepsGames { keep(state, of: room, at: now) }
