@@ -26,9 +26,9 @@ extension Lobby {
         room.forEachRecipient(first: requester.flatMap { room.hasMember($0) ? $0.id : nil }) {
             append(.send(bytes, messages: states.count, to: $0))
         }
-        for state in states {
-            if configuration.keepsGames { keep(state, of: room, at: now) }
-            switch state.event {
+        for index in states.indices {
+            if configuration.keepsGames { keep(states[index], of: room, at: now) }
+            switch states[index].event {
             case .leave(let seat):
                 // The seat is free: its token dies, and its connection (if it is still there) is no longer
                 // the seat's. Whoever asked to leave is already on the way back to the lobby.
@@ -39,7 +39,7 @@ extension Lobby {
                 }
             case let event where event.endsGame:
                 counters.gamesFinished += 1
-                logEnd(of: state, in: room)
+                logEnd(of: states[index], in: room)
             default:
                 break
             }

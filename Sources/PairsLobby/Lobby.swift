@@ -28,9 +28,10 @@ public final class Lobby {
     /// Tokens and seeds come from here: the system's random source in the server.
     var random: any RandomNumberGenerator
 
-    /// Actions not yet taken by the transport, oldest first from `outboxStart`. Kept with its capacity,
-    /// so the hot path appends without allocating.
-    private var outbox: [LobbyAction] = []
+    /// Actions not yet taken by the transport, oldest first from `outboxStart`. A taken action is moved
+    /// out and leaves nil behind, so taking it copies nothing (no retain of the bytes it carries). Kept with
+    /// its capacity, so the hot path appends without allocating.
+    private var outbox: [LobbyAction?] = []
     private var outboxStart = 0
 
     public init(
@@ -152,7 +153,7 @@ public final class Lobby {
             return nil
         }
         defer { outboxStart += 1 }
-        return outbox[outboxStart]
+        return outbox[outboxStart].take()
     }
 
     /// The lobby's counters: connections, rooms, games, flips and messages received. Bytes and messages

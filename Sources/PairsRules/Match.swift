@@ -14,11 +14,11 @@ public struct Match: Sendable {
     public let graceMilliseconds: Int64
 
     var generator: SplitMix64
-    var players: [Player?]
+    @usableFromInline var players: [Player?]
     var cards: [Card]
-    var stage: Stage = .waiting
+    @usableFromInline var stage: Stage = .waiting
     /// When the game clock runs out, while play is on (`playing` or `reveal`) and the rules have one.
-    var gameDeadline: Moment?
+    @usableFromInline var gameDeadline: Moment?
     var lastEvent: GameEvent?
     /// The board the next game deals instead of a shuffled one: a replay's deal.
     var fixedDeal: [Face]?
@@ -92,6 +92,11 @@ public struct Match: Sendable {
     }
 
     /// Whether nobody holds a seat: the room can be closed.
+    ///
+    /// This and `nextDeadline` are asked by the lobby after every change in every room. Inlinable, they
+    /// read the lobby's match in place: called across modules, each call first copied the whole match,
+    /// retaining every array in it.
+    @inlinable
     public var isEmpty: Bool { players.allSatisfy { $0 == nil } }
 
     /// The first empty seat, if any.
@@ -100,6 +105,7 @@ public struct Match: Sendable {
     /// The earliest moment at which `advance(to:)` has something to do: a peek or a reveal ending, a turn
     /// clock or the game clock running out, or a disconnected player's grace period ending. Nil when
     /// nothing is pending.
+    @inlinable @inline(__always)
     public var nextDeadline: Moment? {
         // Asked after every change in every room, so it allocates nothing.
         var earliest: Moment?
@@ -172,16 +178,18 @@ public struct Match: Sendable {
 }
 
 /// A seated player as the rules track them.
+@usableFromInline
 struct Player: Sendable {
     var name: String
     var score = 0
-    var presence = Presence.connected
+    @usableFromInline var presence = Presence.connected
     /// Timeouts in a row without a flip in between; three forfeit the game.
     var consecutiveTimeouts = 0
     var wantsRematch = false
 }
 
 /// Whether a seated player is connected, and if not, when the seat is lost.
+@usableFromInline
 enum Presence: Sendable, Equatable {
     case connected
     case away(forfeitAt: Moment)
@@ -208,6 +216,7 @@ struct Card: Sendable {
 }
 
 /// Where a game stands, with exactly the data each phase needs.
+@usableFromInline
 enum Stage: Sendable {
     /// A seat is empty.
     case waiting
@@ -221,6 +230,7 @@ enum Stage: Sendable {
     case over(Outcome)
 
     /// When the stage ends by itself: a peek or a reveal ending, or the turn clock.
+    @inlinable
     var deadline: Moment? {
         switch self {
         case .peek(let until, _): until
@@ -232,6 +242,7 @@ enum Stage: Sendable {
 }
 
 /// The turn in progress.
+@usableFromInline
 struct Turn: Sendable {
     var seat: Seat
     /// The cards flipped so far this turn, waiting for the rest of their set.
@@ -239,7 +250,7 @@ struct Turn: Sendable {
     /// The score change of the turn so far (Matchismo's flip costs).
     var points = 0
     /// When the turn clock runs out; nil with the clock off.
-    var deadline: Moment?
+    @usableFromInline var deadline: Moment?
 
     init(seat: Seat, deadline: Moment?) {
         self.seat = seat
@@ -248,8 +259,9 @@ struct Turn: Sendable {
 }
 
 /// A mismatch on show.
+@usableFromInline
 struct Reveal: Sendable {
     var seat: Seat
     var cards: CardSet
-    var until: Moment
+    @usableFromInline var until: Moment
 }

@@ -69,9 +69,17 @@ enum StateLineEncoder {
     /// The most bytes the line of `state` can take, with the room's rules written as `rules` (nil when they
     /// are not written).
     static func bound(of state: PublicState, room: String, rules: [UInt8]?, id: RequestID?) -> Int {
+        withUnsafePointer(to: state) { bound(of: $0, room: room, rules: rules, id: id) }
+    }
+
+    /// The bound of the state at `state`, read in place: `encode` passes the states of its array by
+    /// address, since passing each by value copied it (retaining its arrays and names) for every change
+    /// in every room.
+    @inline(__always)
+    private static func bound(of state: UnsafePointer<PublicState>, room: String, rules: [UInt8]?, id: RequestID?) -> Int {
         var size = FieldBytes.typeAndRoomKey + FieldBytes.quoted(room) + FieldBytes.gameAndSeq
-            + FieldBytes.phaseKey + FieldBytes.quoted(state.phase.wireName) + FieldBytes.layout
-        for card in state.cards {
+            + FieldBytes.phaseKey + FieldBytes.quoted(state.pointee.phase.wireName) + FieldBytes.layout
+        for card in state.pointee.cards {
             switch card {
             case .down: size += FieldBytes.downCard
             case .up(let face): size += FieldBytes.upCardAroundFace + FieldBytes.quoted(face)
@@ -79,14 +87,14 @@ enum StateLineEncoder {
             }
         }
         size += FieldBytes.playersKey
-        for player in state.players {
+        for player in state.pointee.players {
             if let player {
                 size += FieldBytes.playerAroundName + FieldBytes.quoted(player.name)
             } else {
                 size += FieldBytes.emptySeat
             }
         }
-        size += FieldBytes.spectatorsToWinner + FieldBytes.series + state.series.wins.count * FieldBytes.seriesWins
+        size += FieldBytes.spectatorsToWinner + FieldBytes.series + state.pointee.series.wins.count * FieldBytes.seriesWins
             + FieldBytes.eventKey + FieldBytes.eventKind + FieldBytes.eventFields + CardSet.capacity * FieldBytes.eventCard
         if let rules { size += FieldBytes.rulesKey + rules.count }
         switch id {
@@ -103,15 +111,19 @@ enum StateLineEncoder {
     static func encode(_ states: [PublicState], room: String, spectators: Int, rules: RuleSet, id: RequestID?) -> [UInt8] {
         guard !states.isEmpty else { return [] }
         let context = Context(room: room, spectators: spectators, rules: rules, rulesJSON: RulesJSON.bytesIfSent(rules), id: id)
-        let capacity = states.reduce(0) { $0 + bound(of: $1, room: room, rules: context.rulesJSON, id: id) }
-        return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
-            // The array may have allocated more than asked for; the cursor gets only the bound, so that a
-            // bound counted short is caught by every test that encodes, not only when the rounding is tight.
-            var out = ByteCursor(UnsafeMutableBufferPointer(rebasing: buffer[..<capacity]))
-            for state in states { write(state, in: context, to: &out) }
-            // A line cut short would be a protocol error for every client in the room: stop instead.
-            precondition(!out.hasOverflowed, "a state line outgrew its bound: StateLineEncoder.bound is too small")
-            count = out.count
+        return states.withUnsafeBufferPointer { states in
+            let first = states.baseAddress!
+            var capacity = 0
+            for index in states.indices { capacity += bound(of: first + index, room: room, rules: context.rulesJSON, id: id) }
+            return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+                // The array may have allocated more than asked for; the cursor gets only the bound, so that a
+                // bound counted short is caught by every test that encodes, not only when the rounding is tight.
+                var out = ByteCursor(UnsafeMutableBufferPointer(rebasing: buffer[..<capacity]))
+                for index in states.indices { write(first + index, in: context, to: &out) }
+                // A line cut short would be a protocol error for every client in the room: stop instead.
+                precondition(!out.hasOverflowed, "a state line outgrew its bound: StateLineEncoder.bound is too small")
+                count = out.count
+            }
         }
     }
 
@@ -125,21 +137,23 @@ enum StateLineEncoder {
         let id: RequestID?
     }
 
-    private static func write(_ state: PublicState, in context: Context, to out: inout ByteCursor) {
+    /// Writes the line of the state at `state`, read in place for the reason `bound(of:)` gives.
+    @inline(__always)
+    private static func write(_ state: UnsafePointer<PublicState>, in context: Context, to out: inout ByteCursor) {
         out.append(#"{"type":"state","room":"#)
         out.appendQuoted(context.room)
         out.append(#","game":"#)
-        out.appendDecimal(state.game)
+        out.appendDecimal(state.pointee.game)
         out.append(#","seq":"#)
-        out.appendDecimal(state.seq)
+        out.appendDecimal(state.pointee.seq)
         out.append(#","phase":"#)
-        out.appendQuoted(state.phase.wireName)
+        out.appendQuoted(state.pointee.phase.wireName)
         out.append(#","rows":"#)
-        out.appendDecimal(state.layout.rows)
+        out.appendDecimal(state.pointee.layout.rows)
         out.append(#","cols":"#)
-        out.appendDecimal(state.layout.columns)
+        out.appendDecimal(state.pointee.layout.columns)
         out.append(#","cards":["#)
-        for (index, card) in state.cards.enumerated() {
+        for (index, card) in state.pointee.cards.enumerated() {
             if index > 0 { out.append(",") }
             switch card {
             case .down:
@@ -155,7 +169,7 @@ enum StateLineEncoder {
             }
         }
         out.append(#"],"players":["#)
-        for (index, player) in state.players.enumerated() {
+        for (index, player) in state.pointee.players.enumerated() {
             if index > 0 { out.append(",") }
             guard let player else { out.append("null"); continue }
             out.append(#"{"name":"#)
@@ -167,29 +181,29 @@ enum StateLineEncoder {
         out.append(#"],"spectators":"#)
         out.appendDecimal(context.spectators)
         out.append(#","turn":"#)
-        out.appendSeat(state.turn)
+        out.appendSeat(state.pointee.turn)
         out.append(#","turn_ms_left":"#)
-        if let left = state.turnMillisecondsLeft { out.appendDecimal(left) } else { out.append("null") }
+        if let left = state.pointee.turnMillisecondsLeft { out.appendDecimal(left) } else { out.append("null") }
         if context.rulesJSON != nil, context.rules.variant.gameSeconds > 0 {
             out.append(#","game_ms_left":"#)
-            if let left = state.gameMillisecondsLeft { out.appendDecimal(left) } else { out.append("null") }
+            if let left = state.pointee.gameMillisecondsLeft { out.appendDecimal(left) } else { out.append("null") }
         }
         out.append(#","winner":"#)
-        out.appendSeat(state.outcome?.winner)
+        out.appendSeat(state.pointee.outcome?.winner)
         out.append(#","series":{"wins":["#)
-        for (index, wins) in state.series.wins.enumerated() {
+        for (index, wins) in state.pointee.series.wins.enumerated() {
             if index > 0 { out.append(",") }
             out.appendDecimal(wins)
         }
         out.append(#"],"draws":"#)
-        out.appendDecimal(state.series.draws)
+        out.appendDecimal(state.pointee.series.draws)
         out.append("}")
         if let rules = context.rulesJSON {
             out.append(#","rules":"#)
             rules.withUnsafeBytes { out.append($0) }
         }
         out.append(#","event":{"kind":"#)
-        let event = WireEventFields(state.event, rules: context.rules)
+        let event = WireEventFields(state.pointee.event, rules: context.rules)
         out.appendQuoted(event.kind.wireName)
         if let seat = event.seat {
             out.append(#","seat":"#)
