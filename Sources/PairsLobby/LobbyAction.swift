@@ -1,6 +1,10 @@
 import PairsWire
 
 /// What the lobby asks the transport to do. The lobby decides; the transport carries these out in order.
+///
+/// Every change in every room makes a `send` per recipient, moved into the lobby's outbox and out again:
+/// the cases with large payloads (the statistics, a log entry, a finished game, a query) are `indirect`,
+/// boxed, so that an action is as small as a `send` and moving one is a few words, not a page.
 public enum LobbyAction: Sendable {
     /// Queue `bytes` (whole lines, each ending in `\n`) for a connection. `messages` is how many lines they
     /// hold, for the counters. The same array goes to every member of a room, so it is encoded once.
@@ -9,15 +13,15 @@ public enum LobbyAction: Sendable {
     case close(ConnectionID, ByeReason)
     /// Answer `stats`: the lobby's counters, which the transport completes with its own (bytes and
     /// messages sent and received) before sending them.
-    case sendStatistics(ServerStatistics, to: ConnectionID)
+    indirect case sendStatistics(ServerStatistics, to: ConnectionID)
     /// A line for the operator's log.
-    case log(LogEntry)
+    indirect case log(LogEntry)
     /// Keep a game that has just ended.
-    case record(FinishedGame)
+    indirect case record(FinishedGame)
     /// Ask the store `query` and send its answer, as a reply to `request`, to a connection.
-    case query(StorageQuery, request: RequestID?, to: ConnectionID)
+    indirect case query(StorageQuery, request: RequestID?, to: ConnectionID)
     /// Look a name up among the claimed ones (after a delay), and tell the lobby (`nameChecked`).
-    case checkName(NameLookup)
+    indirect case checkName(NameLookup)
 }
 
 extension ByeReason {

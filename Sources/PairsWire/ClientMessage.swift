@@ -1,12 +1,15 @@
 import PairsRules
 
 /// A request from a client, as JSON (`{"type":"flip","card":3}`) or as a text command (`flip 3`).
+///
+/// The cases with large payloads (a join's rules, the queries of kept games) are `indirect`: every flip
+/// is decoded into this type and passed along by value, so it stays as small as a flip's few words.
 public enum ClientMessage: Sendable, Hashable {
     /// Sets the player's name (already cleaned) and optionally checks the protocol version. With a
     /// password, claims the name (when nobody has) or proves it is the player's (when someone has).
     case hello(name: String, password: String? = nil)
     /// Joins a named room, or quick match without a name.
-    case join(JoinRequest)
+    indirect case join(JoinRequest)
     case flip(card: Int)
     case leave
     case rematch
@@ -20,11 +23,11 @@ public enum ClientMessage: Sendable, Hashable {
     case help
     case quit
     /// Finished games, newest first.
-    case history(HistoryQuery)
+    indirect case history(HistoryQuery)
     /// One finished game in full: its deal and every move.
     case replay(game: Int64)
     /// The best players of a ladder (a variant).
-    case leaderboard(LeaderboardQuery)
+    indirect case leaderboard(LeaderboardQuery)
     /// A name's ratings, totals and last games.
     case profile(name: String)
 }
