@@ -7,7 +7,7 @@ import PairsWire
 /// The lobby touches no socket and reads no clock. The transport hands it connections arriving and
 /// leaving, every message a connection sends, and the moment each of these happens; the lobby answers with
 /// actions (`LobbyAction`: send these bytes to these connections, close this one) that the transport carries
-/// out in order, one `nextAction()` at a time. Time passing is an input too: the lobby names its next
+/// out in order (`performActions`). Time passing is an input too: the lobby names its next
 /// deadline (`nextDeadline`), and the transport calls `advance(to:)` once that moment has come. So tests
 /// drive the lobby with moments of their own and see a 60 s grace period run out in microseconds.
 ///
@@ -28,11 +28,12 @@ public final class Lobby {
     /// Tokens and seeds come from here: the system's random source in the server.
     var random: any RandomNumberGenerator
 
-    /// Actions not yet taken by the transport, oldest first from `outboxStart`. A taken action is moved
-    /// out and leaves nil behind, so taking it copies nothing (no retain of the bytes it carries). Kept with
-    /// its capacity, so the hot path appends without allocating.
+    /// Actions not yet taken by the transport, oldest first. Optional so that each can be moved out of a
+    /// batch (`take()`), leaving nil, rather than copied out (a retain of the bytes it carries).
     private var outbox: [LobbyAction?] = []
-    private var outboxStart = 0
+    /// The storage of the last batch the transport took, empty, kept to become the next outbox: the two
+    /// arrays trade places, so once both have grown the hot path appends without allocating.
+    private var spareOutbox: [LobbyAction?] = []
 
     public init(
         configuration: LobbyConfiguration, serverName: String, startedAt: Moment,
@@ -43,6 +44,7 @@ public final class Lobby {
         self.startedAt = startedAt
         self.random = random
         outbox.reserveCapacity(64)
+        spareOutbox.reserveCapacity(64)
     }
 
     // MARK: Inputs
@@ -144,16 +146,22 @@ public final class Lobby {
 
     // MARK: Outputs
 
-    /// The next action for the transport, oldest first; nil when there is none. Taking an action may lead
-    /// the transport to call the lobby again (a send that finds the connection gone), which can add more.
-    public func nextAction() -> LobbyAction? {
-        guard outboxStart < outbox.count else {
-            outbox.removeAll(keepingCapacity: true)
-            outboxStart = 0
-            return nil
+    /// Hands every action waiting to `perform`, oldest first, until none is left. Performing one may call
+    /// the lobby again (a send that finds the connection gone), which can add more: those come after the
+    /// ones already waiting.
+    ///
+    /// The actions go out in batches: the outbox is swapped for an empty array and the batch is walked
+    /// with no access to the lobby's own storage, where taking one action at a time cost a checked access
+    /// to the outbox (exclusivity enforcement) for every send of every change.
+    public func performActions(_ perform: (LobbyAction) -> Void) {
+        while !outbox.isEmpty {
+            var batch = spareOutbox
+            spareOutbox = []
+            swap(&batch, &outbox)
+            for index in batch.indices { perform(batch[index].take()!) }
+            batch.removeAll(keepingCapacity: true)
+            spareOutbox = batch
         }
-        defer { outboxStart += 1 }
-        return outbox[outboxStart].take()
     }
 
     /// The lobby's counters: connections, rooms, games, flips and messages received. Bytes and messages

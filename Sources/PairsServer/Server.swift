@@ -440,16 +440,16 @@ public final class Server: @unchecked Sendable {
     /// action can give the lobby more to decide (a send that finds its client too slow), which this loop
     /// then carries out too.
     func performLobbyActions() {
-        while let action = lobby.nextAction() {
+        lobby.performActions { action in
             switch action {
             case .send(let bytes, let messages, let id):
-                guard let connection = connections[id], connection.isOpen else { continue }
+                guard let connection = connections[id], connection.isOpen else { return }
                 deliver(bytes, messages: messages, to: connection)
             case .close(let id, let reason):
-                guard let connection = connections[id], connection.isOpen else { continue }
+                guard let connection = connections[id], connection.isOpen else { return }
                 sayGoodbye(to: connection, reason, at: MonotonicClock.now())
             case .sendStatistics(let stats, let id):
-                guard let connection = connections[id], connection.isOpen else { continue }
+                guard let connection = connections[id], connection.isOpen else { return }
                 deliver(ServerMessageEncoder.encode(.stats(completed(stats))), messages: 1, to: connection)
             case .log(let entry):
                 log.write(entry)

@@ -148,7 +148,7 @@ final class LobbyHarness {
     struct DealUnknown: Error {}
 
     private func collect() {
-        while let action = lobby.nextAction() {
+        lobby.performActions { action in
             switch action {
             case .send(let bytes, let messages, let id):
                 self.bytes[id, default: []] += bytes
