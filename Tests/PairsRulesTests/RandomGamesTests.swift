@@ -1,20 +1,28 @@
 @testable import PairsRules
+import PairsTestSupport
 import Testing
 
-/// Plays thousands of seeded random games to the end, with random legal and illegal moves, timeouts,
-/// disconnects and rematches, and checks the invariants of every state along the way.
-@Test("a thousand random classic games keep every invariant, scores count the pairs taken, and all of them end")
+/// Plays seeded random games to the end, with random legal and illegal moves, timeouts, disconnects and
+/// rematches, and checks the invariants of every state along the way: a thousand under
+/// `PAIRS_TEST_DEPTH=deep`, and by default a hundred, enough that every board size and every kind of event
+/// a classic game has still come up (checked at the end).
+@Test("random classic games, a thousand at depth, keep every invariant, scores count the pairs taken, and all of them end")
 func randomGamesKeepInvariants() throws {
     var dice = SplitMix64(seed: 2026)
     var gamesFinished = 0
+    let games = TestDepth.pick(quick: 100, deep: 1000)
+    // What the games went through, to show the quick depth still covers it.
+    var boardSizes = Set<Int>()
+    var kinds = Set<String>()
     // Collected rather than expected one by one: a million #expect calls would dominate the run time.
     var violations: [String] = []
-    for round in 0..<1000 {
+    for round in 0..<games {
         let pairs = 2 + dice.next(below: 15)
         let turnSeconds = dice.next(below: 3)
         let reveal = [0, 0, 500][dice.next(below: 3)]
         let again = dice.next(below: 2) == 0
         let opts = RuleSet(pairs: pairs, turnSeconds: turnSeconds, revealMilliseconds: reveal, againOnMatch: again)
+        boardSizes.insert(pairs)
         var match = Match(rules: opts, graceMilliseconds: 3000, seed: UInt64(round))
         var clock: Int64 = 0
         var lastSeq = 0
@@ -63,6 +71,7 @@ func randomGamesKeepInvariants() throws {
             }
         }
         if states.contains(where: { $0.outcome != nil }) { gamesFinished += 1 }
+        kinds.formUnion(states.map(\.event.kindForTests))
 
         for state in states {
             if state.seq <= lastSeq { violations.append("game \(round): seq \(state.seq) after \(lastSeq)") }
@@ -77,7 +86,9 @@ func randomGamesKeepInvariants() throws {
         }
     }
     #expect(violations.isEmpty, "\(violations.prefix(10))")
-    #expect(gamesFinished == 1000)
+    #expect(gamesFinished == games)
+    #expect(boardSizes == Set(2...16))
+    #expect(kinds == ["join", "start", "flip", "match", "mismatch", "hide", "over", "timeout", "forfeit", "leave", "disconnect", "reconnect"])
 }
 
 /// A face shown for a card must be that card's real face: the public state never invents or leaks one,

@@ -1,4 +1,5 @@
 @testable import PairsRules
+import PairsTestSupport
 import Testing
 
 /// Every variant the rules play: the classic game and each way a room can differ from it, alone and together.
@@ -31,7 +32,9 @@ private struct ScoreLedger {
 /// rematches, and checks each state against what the rules promise: scores are the sum of the turns' points;
 /// a set's value follows its deck; a game ends only by a cleared board, no set left, the game clock at
 /// exactly its time, or a forfeit; a face-down card shows nothing (except during a peek, which shows all).
-@Test("thousands of random games of every variant keep every invariant, and all of them end",
+/// Three hundred games a variant under `PAIRS_TEST_DEPTH=deep`; by default a hundred, still enough that the
+/// kinds of event each variant's rules give come up (checked at the end).
+@Test("random games of every variant, thousands at depth, keep every invariant, and all of them end",
       arguments: variants.indices)
 func randomVariantGamesKeepInvariants(variantIndex: Int) throws {
     let variant = variants[variantIndex]
@@ -39,7 +42,8 @@ func randomVariantGamesKeepInvariants(variantIndex: Int) throws {
     // Collected rather than expected one by one: a million #expect calls would dominate the run time.
     var violations: [String] = []
     var gamesEnded = 0
-    let games = 300
+    let games = TestDepth.pick(quick: 100, deep: 300)
+    var kinds = Set<String>()
     for round in 0..<games {
         var rules = RuleSet(variant: variant, pairs: 2, turnSeconds: dice.next(below: 3),
                             revealMilliseconds: [0, 0, 400][dice.next(below: 3)], againOnMatch: dice.next(below: 2) == 0)
@@ -48,7 +52,10 @@ func randomVariantGamesKeepInvariants(variantIndex: Int) throws {
         var audit = GameAudit(rules: rules)
         var clock: Int64 = 0
         func record(_ states: [PublicState]) {
-            for state in states { audit.check(state, match: match) }
+            for state in states {
+                audit.check(state, match: match)
+                kinds.insert(state.event.kindForTests)
+            }
         }
         for seat in match.seats { record(try match.join(name: "p\(seat.index)", at: at(clock)).states) }
         var steps = 0
@@ -99,6 +106,14 @@ func randomVariantGamesKeepInvariants(variantIndex: Int) throws {
     }
     #expect(violations.isEmpty, "\(violations.prefix(10))")
     #expect(gamesEnded == games)
+    // The kinds of event every variant reaches at either depth, and those its rules add. (Random play rarely
+    // clears a board of playing cards in sets of three, so at the quick depth those games end by running out
+    // of sets; pairs of playing cards can always be matched, by rank or by suit.)
+    var reached: Set<String> = ["join", "start", "flip", "match", "mismatch", "hide", "forfeit", "leave", "disconnect", "reconnect"]
+    reached.insert(variant.deck == .cards && variant.setSize == .triple ? "exhausted" : "over")
+    if variant.peekMilliseconds > 0 { reached.insert("peek") }
+    if variant.gameSeconds > 0 { reached.insert("time_up") }
+    #expect(kinds.isSuperset(of: reached), "missing \(reached.subtracting(kinds).sorted())")
 }
 
 /// Checks one game's states as they come, against the rules and against the match that made them.
