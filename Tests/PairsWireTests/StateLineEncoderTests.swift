@@ -1,4 +1,5 @@
 import PairsRules
+import PairsTestSupport
 @testable import PairsWire
 import Testing
 
@@ -63,31 +64,62 @@ private func extremeState(cards: [CardView], names: [String?], number: Int, even
         series: SeriesTally(wins: [number, number], draws: number), event: event)
 }
 
+/// One case of the product of extremes: an index into each of its dimensions.
+private struct ExtremeCase: Hashable {
+    var number, room, face, cards, names, id: Int
+}
+
+/// The sizes of the dimensions: integers, rooms, faces, boards, names and ids.
+private let extremeDimensions = (number: 2, room: 2, face: 1 + expensiveStrings.count, cards: 3, names: expensiveStrings.count + 1,
+                                 id: extremeIDs.count)
+
+/// Every combination of the extremes, 1,500 of them.
+private let everyExtremeCase: [ExtremeCase] = {
+    let d = extremeDimensions
+    var cases: [ExtremeCase] = []
+    for number in 0..<d.number { for room in 0..<d.room { for face in 0..<d.face { for cards in 0..<d.cards {
+        for names in 0..<d.names { for id in 0..<d.id {
+            cases.append(ExtremeCase(number: number, room: room, face: face, cards: cards, names: names, id: id))
+        } }
+    } } } }
+    return cases
+}()
+
+// The whole product under PAIRS_TEST_DEPTH=deep; by default every seventh case, a stride with no factor in
+// common with the dimensions' sizes (2, 3 and 5), so that every extreme of every dimension, every event and
+// both rules are still written (the test checks that they were).
 @Test("at every extreme of board, names, ids and integers, the state fast path writes the general writer's bytes within its bound")
 func extremeStatesMatchTheGeneralWriterWithinTheBound() {
+    let numbers = [Int.min, Int.max]
+    let rooms = [String(repeating: "r", count: RoomName.maxLength), String(repeating: "\u{7F}", count: RoomName.maxLength)]
+    let faces = ["ant"] + expensiveStrings
+    let nameSets: [[String?]] = expensiveStrings.map { [$0, $0] } + [[nil, nil]]
+    let cases = TestDepth.sample(everyExtremeCase, quickStride: 7)
     var checked = 0
-    for number in [Int.min, Int.max] {
-        let events = events(number)
-        for room in [String(repeating: "r", count: RoomName.maxLength), String(repeating: "\u{7F}", count: RoomName.maxLength)] {
-            for face in ["ant"] + expensiveStrings {
-                for cards in largestBoard(face: face) {
-                    for names: [String?] in expensiveStrings.map({ [$0, $0] }) + [[nil, nil]] {
-                        for id in extremeIDs {
-                            let rules = extremeRules[checked % extremeRules.count]
-                            let state = extremeState(cards: cards, names: names, number: number, event: events[checked % events.count])
-                            let fast = StateLineEncoder.encode([state], room: room, spectators: number, rules: rules, id: id)
-                            let general = ServerMessageEncoder.encode(.state(
-                                StateMessage(room: room, spectators: number, state: state, rules: rules, id: id)))
-                            #expect(fast == general)
-                            #expect(fast.count <= StateLineEncoder.bound(of: state, room: room, rules: RulesJSON.bytesIfSent(rules), id: id))
-                            checked += 1
-                        }
-                    }
-                }
-            }
-        }
+    var eventsWritten = Set<Int>()
+    for extreme in cases {
+        let number = numbers[extreme.number]
+        let rules = extremeRules[checked % extremeRules.count]
+        let everyEvent = events(number)
+        let event = checked % everyEvent.count
+        eventsWritten.insert(event)
+        let state = extremeState(cards: largestBoard(face: faces[extreme.face])[extreme.cards], names: nameSets[extreme.names],
+                                 number: number, event: everyEvent[event])
+        let room = rooms[extreme.room], id = extremeIDs[extreme.id]
+        let fast = StateLineEncoder.encode([state], room: room, spectators: number, rules: rules, id: id)
+        let general = ServerMessageEncoder.encode(.state(
+            StateMessage(room: room, spectators: number, state: state, rules: rules, id: id)))
+        #expect(fast == general)
+        #expect(fast.count <= StateLineEncoder.bound(of: state, room: room, rules: RulesJSON.bytesIfSent(rules), id: id))
+        checked += 1
     }
-    #expect(checked == 2 * 2 * 5 * 3 * 5 * 5)
+    #expect(everyExtremeCase.count == 2 * 2 * 5 * 3 * 5 * 5)
+    #expect(checked == cases.count && checked >= everyExtremeCase.count / 7)
+    let d = extremeDimensions
+    #expect(Set(cases.map(\.number)).count == d.number && Set(cases.map(\.room)).count == d.room)
+    #expect(Set(cases.map(\.face)).count == d.face && Set(cases.map(\.cards)).count == d.cards)
+    #expect(Set(cases.map(\.names)).count == d.names && Set(cases.map(\.id)).count == d.id)
+    #expect(eventsWritten.count == events(0).count && checked >= extremeRules.count)
 }
 
 @Test("the states of one change at their largest are encoded together within the sum of their bounds")
