@@ -26,5 +26,8 @@ private func requestID(_ seq: Int) -> RequestID? {
     }
 }
 
-/// Collected once: the games are deterministic, and several tests read them.
-let playedStates: [StateMessage] = try! matchStates(minimumStates: 2500, seed: 2026)
+/// Collected once: the games are deterministic, and several tests read them. 2,500 states under
+/// `PAIRS_TEST_DEPTH=deep`, 1,800 by default: enough rounds for every variant to take its turn, so still
+/// every event kind, card side, phase and field the variants add, which `statesCoverEveryShape` and
+/// `statesCoverTheVariants` check.
+let playedStates: [StateMessage] = try! matchStates(minimumStates: TestDepth.pick(quick: 1800, deep: 2500), seed: 2026)
