@@ -45,6 +45,7 @@ except ImportError as error:
     sys.exit(3)
 
 POLL_SECONDS = 0.05  # how often a wait looks at the page again
+REFRESH_SECONDS = 0.2  # how often the lobby asks the server again for a list that has yet to show a game
 STEP_SECONDS = 10  # the longest any one step may take (a flip, a reveal, a reload), within the overall deadline
 PHONE = (360, 740)
 DESKTOP = (1280, 900)
@@ -378,6 +379,8 @@ def play_a_game(args, deadline, phone, desktop):
         raise Failure("the phone made no mismatch, so none was seen shown and hidden")
     if not reloaded:
         raise Failure("the game ended before the page could be reloaded")
+    if player.flips < len(Player.WAYS):
+        raise Failure(f"the phone flipped {player.flips} cards, so not every way of flipping ({', '.join(Player.WAYS)}) was used")
     say(f"ok: {player.flips} flips by tap, click and keyboard; {player.mismatches_seen} mismatches shown then hidden")
 
     done = wait_for(phone, deadline, "the result, every card matched and still",
@@ -497,6 +500,10 @@ def names_and_ladder(args, deadline, phone, desktop):
         mover = next((d for d, p in shown.items() if p["mine"] and p["phase"] == "playing"), None)
         if mover is not None:
             players[mover].take_turn()
+            # Both pages show the one board: what the mover saw, the other player saw too, so neither turns
+            # up again a pair of faces the other has already shown.
+            for other in players.values():
+                other.known.update(players[mover].known)
         else:
             time.sleep(POLL_SECONDS)
             deadline.left()
@@ -528,12 +535,12 @@ def claim(driver, deadline, name, password):
 
 
 def until_listed(driver, deadline, list_id, text):
-    """Waits for `text` in the lobby's list `list_id`, asking the server again (Refresh) every half second:
+    """Waits for `text` in the lobby's list `list_id`, asking the server again (Refresh) every REFRESH_SECONDS:
     a finished game is stored off the rooms' queue, so the first answer may come before it."""
     while text not in driver.find_element(By.ID, list_id).text:
         deadline.left()
         driver.find_element(By.ID, "refresh").click()
-        time.sleep(0.5)
+        time.sleep(REFRESH_SECONDS)
 
 
 def password_hidden(driver):
