@@ -12,11 +12,15 @@ private func claim(_ name: String, password: String, on server: KeptGamesServer)
     #expect(try await bot.waitForExit(timeout: .seconds(60)) == 0, "\(bot.errorText)")
 }
 
+/// Small boards shown without a reveal pause: what these tests check is the names, not the games that claim
+/// them, and a server's default board of eight pairs with a second's reveal made each game take seconds.
+private let quickGames = ["--pairs", "3", "--reveal-ms", "0"]
+
 @Suite("Claimed names in pairs bot and pairs play", .ownThread)
 struct ClaimedNameTests {
     @Test("pairs bot with a claimed name stops at once with status 1: without the password name_taken's words, with a wrong one bad_password's")
     func botRefusedName() async throws {
-        try await withKeptGamesServer { server in
+        try await withKeptGamesServer(quickGames) { server in
         try await claim("ann", password: "ann's secret", on: server)
         for (environment, expected) in [([:], "the name ann belongs to someone"), (["PAIRS_PASSWORD": "guess"], "that is not the password of ann")] {
             let bot = try Subprocess(try Tools.pairs(), ["bot"] + server.endpoint + ["--room", "nope", "--name", "ann"], environment: environment)
@@ -33,7 +37,7 @@ struct ClaimedNameTests {
 
     @Test("pairs bot --password reads the password from its input when that is not a terminal, and its games are rated")
     func botPasswordFromInput() async throws {
-        try await withKeptGamesServer { server in
+        try await withKeptGamesServer(quickGames) { server in
         let first = try Subprocess(try Tools.pairs(), ["bot"] + server.endpoint + ["--room", "piped", "--games", "1", "--think-ms", "0",
                                                                                      "--name", "zoë", "--password"])
         defer { first.terminate() }
@@ -55,7 +59,7 @@ struct ClaimedNameTests {
 
     @Test("pairs play with a claimed name: a wrong PAIRS_PASSWORD is said in a line and exits 1, the right one plays under the name")
     func playWithPasswordFromTheEnvironment() async throws {
-        try await withKeptGamesServer { server in
+        try await withKeptGamesServer(quickGames) { server in
         try await claim("ann", password: "ann's secret", on: server)
         let wrong = try await server.run(["play", "--name", "ann", "--room", "den"], environment: ["PAIRS_PASSWORD": "guess"])
         #expect(wrong.status == 1)
