@@ -84,8 +84,10 @@ struct LoadCommandTests {
         let server = try startServer()
         defer { server.stop() }
         let started = Date()
+        // Thinking 20 ms, the bots leave the machine's cores to the rest of the suite for the 2.2 s that two
+        // progress lines take, and still play.
         let run = try PairsRun(["load", "--host", "127.0.0.1", "--port", "\(server.port)", "--duration", "2.2",
-                                "--concurrency", "4", "--think-ms", "1", "--strategy", "random"])
+                                "--concurrency", "4", "--think-ms", "20", "--strategy", "random"])
         let elapsed = Date().timeIntervalSince(started)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         // Generous: it shows the run stops by itself near its duration, not how fast a busy machine is.
