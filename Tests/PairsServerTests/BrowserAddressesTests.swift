@@ -2,10 +2,11 @@
 import Glibc
 #endif
 import PairsServer
+import PairsTestSupport
 import PairsWeb
 import Testing
 
-@Suite("The page's addresses at start-up")
+@Suite("The page's addresses at start-up", .ownThread)
 struct BrowserAddressesTests {
     @Test("a server on every interface lists each LAN address, or the loopback one when that is all; one bound to an address lists that address")
     func urlsForEachBinding() {

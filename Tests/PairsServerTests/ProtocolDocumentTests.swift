@@ -198,7 +198,7 @@ private func tableRows(headed header: String) throws -> [[String]] {
     }
 }
 
-@Test("protocol.md's HTTP exchanges are exact: the server answers each request byte for byte as shown", arguments: try httpExamples())
+@Test("protocol.md's HTTP exchanges are exact: the server answers each request byte for byte as shown", .ownThread, arguments: try httpExamples())
 func protocolHTTPExamplesAreExact(example: HTTPExample) throws {
     let server = try startServer()
     defer { server.stop() }

@@ -9,7 +9,7 @@ import Testing
 
 private typealias Frame = WebSocketTestClient.Frame
 
-@Suite("Playing over a WebSocket")
+@Suite("Playing over a WebSocket", .ownThread)
 struct WebSocketTests {
     @Test("the handshake is accepted with the RFC's answer, and welcome is the first text frame")
     func handshakeThenWelcome() throws {
@@ -121,7 +121,7 @@ private struct ExpectedTraffic {
     }
 }
 
-@Test("every Autobahn case that applies, over a real socket: replies, pongs, close codes and orderly ends")
+@Test("every Autobahn case that applies, over a real socket: replies, pongs, close codes and orderly ends", .ownThread)
 func autobahnCasesOverSockets() throws {
     let server = try startServer { $0.lobby.rateLimit = nil }
     defer { server.stop() }

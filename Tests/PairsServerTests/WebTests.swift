@@ -27,7 +27,7 @@ private func get(_ path: String, _ fields: [String] = [], method: String = "GET"
     ([ "\(method) \(path) HTTP/1.1", "Host: 127.0.0.1"] + fields).joined(separator: "\r\n") + "\r\n\r\n"
 }
 
-@Suite("HTTP on the game's port")
+@Suite("HTTP on the game's port", .ownThread)
 struct WebTests {
     @Test("GET / serves the page with its ETag and Cache-Control, and If-None-Match gets 304 without a body")
     func pageWithCaching() throws {
@@ -147,7 +147,7 @@ struct WebTests {
     }
 }
 
-@Suite("Telling HTTP from the line protocol")
+@Suite("Telling HTTP from the line protocol", .ownThread)
 struct SniffTests {
     @Test("a person in netcat typing get, GET or a request line without its version gets welcome, then a text command's error",
           arguments: ["get", "GET", "GET /", "GET / HTTP/2", "GET /index.html", "HEAD / HTTP/1.1x"])
