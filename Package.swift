@@ -45,7 +45,7 @@ let package = Package(
         // Helpers shared by the test targets (seeded games played with the real rules, finding the built
         // binary and the tools CI installs, a WebSocket client and the Autobahn cases); not shipped.
         .target(name: "PairsTestSupport", dependencies: ["PairsRules", "PairsWire", "PairsWeb"], path: "Tests/PairsTestSupport"),
-        .testTarget(name: "PairsRulesTests", dependencies: ["PairsRules", "PairsTestSupport"]),
+        .testTarget(name: "PairsRulesTests", dependencies: ["PairsRules", "PairsWire", "PairsTestSupport"]),
         .testTarget(name: "PairsBotsTests", dependencies: ["PairsBots", "PairsRules"]),
         .testTarget(name: "PairsPollingTests", dependencies: ["PairsPolling", "PairsRules", "PairsTestSupport"]),
         .testTarget(name: "PairsStorageTests", dependencies: ["PairsStorage", "CSQLite", "PairsTestSupport"]),

@@ -1,5 +1,6 @@
 @testable import PairsRules
 import PairsTestSupport
+import PairsWire
 import Testing
 
 /// Plays seeded random games to the end, with random legal and illegal moves, timeouts, disconnects and
@@ -13,7 +14,7 @@ func randomGamesKeepInvariants() throws {
     let games = TestDepth.pick(quick: 100, deep: 1000)
     // What the games went through, to show the quick depth still covers it.
     var boardSizes = Set<Int>()
-    var kinds = Set<String>()
+    var kinds = Set<EventKind>()
     // Collected rather than expected one by one: a million #expect calls would dominate the run time.
     var violations: [String] = []
     for round in 0..<games {
@@ -71,7 +72,7 @@ func randomGamesKeepInvariants() throws {
             }
         }
         if states.contains(where: { $0.outcome != nil }) { gamesFinished += 1 }
-        kinds.formUnion(states.map(\.event.kindForTests))
+        kinds.formUnion(states.map { EventKind($0.event) })
 
         for state in states {
             if state.seq <= lastSeq { violations.append("game \(round): seq \(state.seq) after \(lastSeq)") }
@@ -88,7 +89,7 @@ func randomGamesKeepInvariants() throws {
     #expect(violations.isEmpty, "\(violations.prefix(10))")
     #expect(gamesFinished == games)
     #expect(boardSizes == Set(2...16))
-    #expect(kinds == ["join", "start", "flip", "match", "mismatch", "hide", "over", "timeout", "forfeit", "leave", "disconnect", "reconnect"])
+    #expect(kinds == [.join, .start, .flip, .match, .mismatch, .hide, .over, .timeout, .forfeit, .leave, .disconnect, .reconnect])
 }
 
 /// A face shown for a card must be that card's real face: the public state never invents or leaks one,

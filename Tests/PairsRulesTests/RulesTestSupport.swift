@@ -40,28 +40,3 @@ extension Match {
         return [first, down.first { cards[$0].face != cards[first].face }!]
     }
 }
-
-extension GameEvent {
-    /// The event's case without its values, for tests that check which kinds of event their random games
-    /// reached. A switch, so that a new kind of event has to be named here.
-    var kindForTests: String {
-        switch self {
-        case .join: "join"
-        case .peek: "peek"
-        case .start: "start"
-        case .flip: "flip"
-        case .match: "match"
-        case .mismatch: "mismatch"
-        case .hide: "hide"
-        case .timeout: "timeout"
-        case .over: "over"
-        case .timeUp: "time_up"
-        case .exhausted: "exhausted"
-        case .forfeit: "forfeit"
-        case .leave: "leave"
-        case .disconnect: "disconnect"
-        case .reconnect: "reconnect"
-        case .rematch: "rematch"
-        }
-    }
-}

@@ -1,5 +1,6 @@
 @testable import PairsRules
 import PairsTestSupport
+import PairsWire
 import Testing
 
 /// Every variant the rules play: the classic game and each way a room can differ from it, alone and together.
@@ -43,7 +44,7 @@ func randomVariantGamesKeepInvariants(variantIndex: Int) throws {
     var violations: [String] = []
     var gamesEnded = 0
     let games = TestDepth.pick(quick: 100, deep: 300)
-    var kinds = Set<String>()
+    var kinds = Set<EventKind>()
     for round in 0..<games {
         var rules = RuleSet(variant: variant, pairs: 2, turnSeconds: dice.next(below: 3),
                             revealMilliseconds: [0, 0, 400][dice.next(below: 3)], againOnMatch: dice.next(below: 2) == 0)
@@ -54,7 +55,7 @@ func randomVariantGamesKeepInvariants(variantIndex: Int) throws {
         func record(_ states: [PublicState]) {
             for state in states {
                 audit.check(state, match: match)
-                kinds.insert(state.event.kindForTests)
+                kinds.insert(EventKind(state.event))
             }
         }
         for seat in match.seats { record(try match.join(name: "p\(seat.index)", at: at(clock)).states) }
@@ -109,11 +110,11 @@ func randomVariantGamesKeepInvariants(variantIndex: Int) throws {
     // The kinds of event every variant reaches at either depth, and those its rules add. (Random play rarely
     // clears a board of playing cards in sets of three, so at the quick depth those games end by running out
     // of sets; pairs of playing cards can always be matched, by rank or by suit.)
-    var reached: Set<String> = ["join", "start", "flip", "match", "mismatch", "hide", "forfeit", "leave", "disconnect", "reconnect"]
-    reached.insert(variant.deck == .cards && variant.setSize == .triple ? "exhausted" : "over")
-    if variant.peekMilliseconds > 0 { reached.insert("peek") }
-    if variant.gameSeconds > 0 { reached.insert("time_up") }
-    #expect(kinds.isSuperset(of: reached), "missing \(reached.subtracting(kinds).sorted())")
+    var reached: Set<EventKind> = [.join, .start, .flip, .match, .mismatch, .hide, .forfeit, .leave, .disconnect, .reconnect]
+    reached.insert(variant.deck == .cards && variant.setSize == .triple ? .exhausted : .over)
+    if variant.peekMilliseconds > 0 { reached.insert(.peek) }
+    if variant.gameSeconds > 0 { reached.insert(.timeUp) }
+    #expect(kinds.isSuperset(of: reached), "missing \(reached.subtracting(kinds).map(\.wireName).sorted())")
 }
 
 /// Checks one game's states as they come, against the rules and against the match that made them.
