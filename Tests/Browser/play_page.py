@@ -7,8 +7,10 @@ game (a server with --data none, and a `pairs bot` in ROOM): one phone-sized bro
 ROOM by URL and plays a whole game against the bot with taps, clicks and the keyboard: every flip must end
 its animation in the state its `data-state` says, a mismatch must be shown and then hidden, and the page
 is reloaded in the middle of the game and must take its seat back. A desktop browser (1280 px) watches the
-same game, and both see a chat line. Then the phone plays a solo game of playing cards with rules chosen
-in the lobby's form.
+same game, and both see a chat line. Then the phone leaves for the lobby.
+
+solo (a server with --data none): the phone alone plays a solo game of playing cards with rules chosen in
+the lobby's form, every flip checked as in the game.
 
 names (a server that keeps games): the desktop claims a name with a password; the phone, given that name
 in its URL, must ask for the password, refuse a wrong one and take the right one; it clears a solo board
@@ -422,10 +424,17 @@ def play_a_game(args, deadline, phone, desktop):
     screenshot(desktop, args.out, "watch-1280.png")
     print(f"result: {expected} {mine} {theirs}", flush=True)
 
-    # Back to the lobby, and a solo game of playing cards with rules from the form.
+    # Back to the lobby.
     emulate(phone, PHONE, phone=True)
     phone.find_element(By.ID, "leave").click()
     wait_for(phone, deadline, "the lobby after leaving", lambda p: p["view"] == "lobby")
+    say("ok: left the room for the lobby")
+
+
+def solo_cards(args, deadline, phone):
+    """The phone opens the lobby, chooses the rules of a solo game of playing cards in its form, and plays it."""
+    load(phone, f"{args.url.rstrip('/')}/?name={urllib.parse.quote(args.name)}")
+    wait_for(phone, deadline, "the lobby", lambda p: p["view"] == "lobby")
     phone.execute_script("""
         const set = (id, value) => { const f = document.getElementById(id); f.value = value; f.dispatchEvent(new Event("change")); };
         document.getElementById("rules").open = true;
@@ -549,8 +558,9 @@ def password_hidden(driver):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--scenario", choices=["game", "names"], default="game",
-                        help="game: against the bot in ROOM (a server with --data none); names: claimed names and the ladder")
+    parser.add_argument("--scenario", choices=["game", "solo", "names"], default="game",
+                        help="game: against the bot in ROOM (a server with --data none); solo: a solo game of playing cards;"
+                             " names: claimed names and the ladder")
     parser.add_argument("--url", required=True, help="the server's page, http://HOST:PORT/")
     parser.add_argument("--room", help="the room the bot waits in (game)")
     parser.add_argument("--name", default="<b>ann</b>&amp;", help="the phone's player name (markup, to see it shown as text)")
@@ -569,9 +579,13 @@ def main():
     phone = desktop = None
     try:
         phone = browser(args, PHONE, phone=True)
-        desktop = browser(args, DESKTOP, phone=False)
-        say("ok: two headless browsers")
-        (play_a_game if args.scenario == "game" else names_and_ladder)(args, deadline, phone, desktop)
+        if args.scenario == "solo":
+            say("ok: a headless browser")
+            solo_cards(args, deadline, phone)
+        else:
+            desktop = browser(args, DESKTOP, phone=False)
+            say("ok: two headless browsers")
+            (play_a_game if args.scenario == "game" else names_and_ladder)(args, deadline, phone, desktop)
         say("passed")
         return 0
     except (Failure, WebDriverException) as error:
