@@ -76,8 +76,10 @@ public final class TCPProxy: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         closed = true
+        // Wakes the accept loop, which closes the listening socket itself on its way out: closed here, its
+        // number could go to another test's socket while the loop is between two `accept` calls, and the
+        // next call would take that socket's connections.
         shutdown(listener, Int32(SHUT_RDWR))
-        Glibc.close(listener)
         for pair in pairs where pair.isOpen {
             shutdown(pair.client, Int32(SHUT_RDWR))
             shutdown(pair.server, Int32(SHUT_RDWR))
@@ -85,6 +87,7 @@ public final class TCPProxy: @unchecked Sendable {
     }
 
     private func acceptLoop() {
+        defer { Glibc.close(listener) }
         while true {
             let client = accept(listener, nil, nil)
             guard client >= 0 else { return }
