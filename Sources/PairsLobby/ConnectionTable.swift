@@ -2,8 +2,8 @@
 ///
 /// The lobby finds a connection's client on every message it reads, and the transport finds a connection
 /// on every send the lobby asks for: with a table that is an index and a comparison of numbers, where a
-/// dictionary hashed the id each time. An entry remembers its connection's number, so an id whose slot has since gone
-/// to a newcomer finds nothing, as a dictionary keyed by number did.
+/// dictionary hashed the id each time. An entry remembers its connection's number, so an id whose slot has
+/// since gone to a newcomer finds nothing, as a dictionary keyed by number did.
 ///
 /// The table is generic and used from other modules (the transport's connections, the lobby's clients), so
 /// its methods are `@inlinable`: without that every call went through unspecialized generic code, which

@@ -14,12 +14,7 @@ final class Room {
     let isQuickMatch: Bool
     var match: Match
     /// The live connection of each seat: nil while the seat is empty or its player is away.
-    var seatClients: [Client?] {
-        didSet { seatIDs = seatClients.map { $0?.id } }
-    }
-    /// The ids of `seatClients`, kept beside them so that a broadcast, which needs only the ids, does not
-    /// read each player's `Client` (a cache miss per recipient per change, with many rooms).
-    private(set) var seatIDs: [ConnectionID?]
+    var seatClients: [Client?]
     /// The resume token of each seated player. Sent to that player only.
     var tokens: [String?]
     var spectators: [ConnectionID: Spectator] = [:]
@@ -39,7 +34,6 @@ final class Room {
         self.isQuickMatch = isQuickMatch
         self.match = match
         seatClients = Array(repeating: nil, count: match.seats.count)
-        seatIDs = Array(repeating: nil, count: match.seats.count)
         tokens = Array(repeating: nil, count: match.seats.count)
         seatClaimed = Array(repeating: false, count: match.seats.count)
     }
@@ -51,7 +45,7 @@ final class Room {
     /// player, then spectators. A loop rather than an array, since it runs for every change in every room.
     func forEachRecipient(first: ConnectionID? = nil, _ body: (ConnectionID) -> Void) {
         if let first { body(first) }
-        for case let id? in seatIDs where id != first { body(id) }
+        for case let client? in seatClients where client.id != first { body(client.id) }
         for id in spectators.keys where id != first { body(id) }
     }
 

@@ -12,7 +12,7 @@ import PairsRules
 enum StateLineEncoder {
     /// The most bytes each part of a state line can take, counted from the literals `write` copies (shown
     /// after each) plus the most its values can take. The comma before an element of an array is counted
-    /// with the element. `bound(of:room:id:)` adds these up, and `ByteCursor` checks every write against
+    /// with the element. `bound(of:room:rules:id:)` adds these up, and `ByteCursor` checks every write against
     /// that sum, so a part counted short here traps rather than writing past the buffer.
     enum FieldBytes {
         /// Any 64-bit integer in decimal: `-9223372036854775808`.
@@ -66,17 +66,12 @@ enum StateLineEncoder {
         static let end = 3
     }
 
-    /// The most bytes the line of `state` can take, with the room's rules written as `rules` (nil when they
-    /// are not written).
-    static func bound(of state: PublicState, room: String, rules: [UInt8]?, id: RequestID?) -> Int {
-        withUnsafePointer(to: state) { bound(of: $0, room: room, rules: rules, id: id) }
-    }
-
-    /// The bound of the state at `state`, read in place: `encode` passes the states of its array by
-    /// address, since passing each by value copied it (retaining its arrays and names) for every change
+    /// The most bytes the line of the state at `state` can take, with the room's rules written as `rules`
+    /// (nil when they are not written). The state is read in place: `encode` passes the states of its array
+    /// by address, since passing each by value copied it (retaining its arrays and names) for every change
     /// in every room.
     @inline(__always)
-    private static func bound(of state: UnsafePointer<PublicState>, room: String, rules: [UInt8]?, id: RequestID?) -> Int {
+    static func bound(of state: UnsafePointer<PublicState>, room: String, rules: [UInt8]?, id: RequestID?) -> Int {
         var size = FieldBytes.typeAndRoomKey + FieldBytes.quoted(room) + FieldBytes.gameAndSeq
             + FieldBytes.phaseKey + FieldBytes.quoted(state.pointee.phase.wireName) + FieldBytes.layout
         for card in state.pointee.cards {
