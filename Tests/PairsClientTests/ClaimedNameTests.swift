@@ -30,7 +30,7 @@ struct ClaimedNameTests {
             #expect(!bot.errorText.contains("guess"), "the password is never printed")
         }
         // Nobody sat down under the name, nor under another one.
-        guard case .history(let page) = try await server.ask(.history(HistoryQuery())) else { Issue.record("no history"); return }
+        guard case .history(let page) = try server.ask(.history(HistoryQuery())) else { Issue.record("no history"); return }
         #expect(page.games.count == 1)
         }
     }
@@ -47,7 +47,7 @@ struct ClaimedNameTests {
         defer { second.terminate() }
         #expect(try await first.waitForExit(timeout: .seconds(60)) == 0, "\(first.errorText)")
         #expect(try await second.waitForExit(timeout: .seconds(60)) == 0, "\(second.errorText)")
-        guard case .profile(let profile) = try await server.ask(.profile(name: "zoë")) else { Issue.record("no profile"); return }
+        guard case .profile(let profile) = try server.ask(.profile(name: "zoë")) else { Issue.record("no profile"); return }
         #expect(profile.claimed)
         #expect(profile.games.first?.rated == true)
         #expect(profile.ratings.map(\.standing.games) == [1])

@@ -131,7 +131,7 @@ struct KeptGamesCommandTests {
                 || replay.lines.contains("bob flipped 0: \(Narrator.face(of: 0, in: final.state) ?? "?")"), "\(replay.lines)")
         // Every flip of the game is told.
         let flips = replay.lines.count { $0.contains(" flipped ") }
-        guard case .history(let page) = try await server.ask(.history(HistoryQuery())) else { Issue.record("no history"); return }
+        guard case .history(let page) = try server.ask(.history(HistoryQuery())) else { Issue.record("no history"); return }
         #expect(flips == page.games.first?.flips)
         }
     }

@@ -57,10 +57,10 @@ final class KeptGamesServer: Sendable {
         return (first.lines, second.lines)
     }
 
-    /// Asks this server one question, as the commands do.
-    func ask(_ request: ClientMessage) async throws -> ServerMessage {
-        let endpoint = ServerEndpoint(host: "127.0.0.1", port: port)
-        return try await onThreadOfItsOwn { try ServerQuery.ask(request, at: endpoint).message }
+    /// Asks this server one question, as the commands do. It blocks: the suites that use this server run
+    /// on threads of their own (`.ownThread`), not on Swift Testing's pool.
+    func ask(_ request: ClientMessage) throws -> ServerMessage {
+        try ServerQuery.ask(request, at: ServerEndpoint(host: "127.0.0.1", port: port)).message
     }
 }
 

@@ -61,9 +61,10 @@ func netcatDocumentIsExact() async throws {
     let listening = try await server.waitForLine("the server to listen") { $0.hasPrefix("pairs listening on ") }.line
     let port = try #require(listening.split(separator: ":").last.map(String.init))
 
-    // The replay runs on a thread of its own: bob's `2` must follow ann's mismatch within the reveal, and an
-    // await between them could wait seconds for a pool thread that other suites' blocking tests hold.
-    let terminals = try await onThreadOfItsOwn { try replay(typingOrder, of: transcripts, with: nc, port: port) }
+    // The replay blocks, with no await inside, on the test's own thread (`.ownThread`): bob's `2` must follow
+    // ann's mismatch within the reveal, and an await between them could wait seconds for a pool thread that
+    // other suites' blocking tests hold.
+    let terminals = try replay(typingOrder, of: transcripts, with: nc, port: port)
     defer { for terminal in terminals.values { terminal.terminate() } }
     for who in ["ann", "bob"] {
         let expected = transcripts[who]!.filter { $0.hasPrefix("{") }
