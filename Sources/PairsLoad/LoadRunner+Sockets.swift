@@ -275,10 +275,11 @@ extension LoadRunner {
 
     // MARK: Closing
 
-    /// Closes the socket (which also takes it out of the epoll instance).
+    /// Takes the socket out of the epoll set and closes it.
     func closeSocket(_ connection: LoadConnection) {
         if connection.status == .connecting { connectsInFlight -= 1 }
         if connection.fd >= 0 {
+            poller.remove(connection.fd)
             close(connection.fd)
             connection.fd = -1
             openSockets -= 1

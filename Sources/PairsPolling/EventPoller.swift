@@ -56,6 +56,16 @@ public final class EventPoller {
         control(EPOLL_CTL_MOD, fd, token: token, interest: interest)
     }
 
+    /// Stops watching `fd`. Call it before closing a socket: closing takes a socket out of the set only once
+    /// every descriptor of it is closed, and a child process being spawned holds copies of every descriptor
+    /// for a moment, during which the closed socket would still be reported, by a token that may already
+    /// name another connection.
+    @discardableResult
+    public func remove(_ fd: Int32) -> Bool {
+        var event = epoll_event() // ignored by EPOLL_CTL_DEL, but kernels before 2.6.9 required one
+        return epoll_ctl(descriptor, EPOLL_CTL_DEL, fd, &event) == 0
+    }
+
     /// Collects the sockets ready now, without waiting, and calls `body` with each one's token and events.
     /// Returns how many there were: `maxEvents` means more may be waiting.
     @inline(__always)

@@ -118,11 +118,12 @@ final class Connection: @unchecked Sendable {
         Glibc.shutdown(fd, Int32(SHUT_WR))
     }
 
-    /// Closes the socket, which also takes it out of the epoll set (the server never duplicates it).
+    /// Takes the socket out of the epoll set and closes it.
     func closeSocket() {
         if case .closed = lifecycle { return }
         lifecycle = .closed
         output.discardUnsent()
+        poller?.remove(fd)
         Glibc.close(fd)
     }
 

@@ -277,9 +277,10 @@ public final class Server: @unchecked Sendable {
 
     // MARK: Accepting
 
-    /// Closes the listening socket, which also takes it out of the epoll set.
+    /// Takes the listening socket out of the epoll set and closes it.
     private func stopAccepting() {
         guard listeningFD >= 0 else { return }
+        loop?.poller.remove(listeningFD)
         Glibc.close(listeningFD)
         listeningFD = -1
     }
