@@ -14,17 +14,26 @@ enum SocketOptions {
     /// Unacknowledged data older than this kills the connection even while keepalive would wait.
     static let userTimeoutMilliseconds: UInt32 = 60_000
 
+    /// The kernel's send buffer for each client (Linux doubles it for its bookkeeping). Left to itself the
+    /// kernel grows it to `tcp_wmem`'s maximum (4 MiB by default) for a peer that stops reading, so a
+    /// stalled client could hold megabytes of the machine before the output buffer's limit noticed it. A
+    /// state line is under a kilobyte and a history answer tens of kilobytes, so this still never holds a
+    /// reading client back.
+    static let sendBufferBytes: Int32 = 64 * 1024
+
     static func setNonBlocking(_ fd: Int32) {
         let flags = fcntl(fd, F_GETFL, 0)
         _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
     }
 
     /// Options for an accepted client socket: no Nagle delay (a flip's answer is one small line that must
-    /// leave at once), and keepalive to find dead peers.
+    /// leave at once), a bounded send buffer so that the slow-consumer limit bounds what a peer that does
+    /// not read costs, and keepalive to find dead peers.
     static func configureClient(_ fd: Int32) {
         setNonBlocking(fd)
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         set(fd, Int32(IPPROTO_TCP), TCP_NODELAY, Int32(1))
+        set(fd, SOL_SOCKET, SO_SNDBUF, sendBufferBytes)
         set(fd, SOL_SOCKET, SO_KEEPALIVE, Int32(1))
         set(fd, Int32(IPPROTO_TCP), TCP_KEEPIDLE, keepAliveIdleSeconds)
         set(fd, Int32(IPPROTO_TCP), TCP_KEEPINTVL, keepAliveIntervalSeconds)
