@@ -10,34 +10,10 @@ private enum Framed: Equatable {
     case tooLong
 }
 
-/// The fuzzer's bytes read as: the framer's limit (1 byte), how many cuts (1 byte), where each cut is
-/// (2 bytes each), then the stream. Short inputs are all stream.
-private struct FramerInput {
-    var maxLineBytes = LineFramer.maxLineBytes
-    var cuts: [Int] = []
-    var stream: [UInt8]
-
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard bytes.count >= 2 else {
-            stream = Array(bytes)
-            return
-        }
-        // Small limits reach every path of the framer in short inputs; the protocol's limit is kept in play.
-        maxLineBytes = bytes[0] < 0xF0 ? Int(bytes[0] % 48) : LineFramer.maxLineBytes
-        let cutCount = min(Int(bytes[1] % 16), (bytes.count - 2) / 2)
-        let positions = bytes[2..<(2 + 2 * cutCount)]
-        stream = Array(bytes[(2 + 2 * cutCount)...])
-        for index in stride(from: positions.startIndex, to: positions.endIndex, by: 2) {
-            let position = Int(positions[index]) | Int(positions[index + 1]) << 8
-            cuts.append(position % (stream.count + 1))
-        }
-        cuts.sort()
-    }
-
-    /// The stream cut at `cuts`; empty chunks included, as a read may return nothing new.
-    var chunks: [ArraySlice<UInt8>] {
-        zip([0] + cuts, cuts + [stream.count]).map { stream[$0..<$1] }
-    }
+/// The framer's limit from the input's parameter byte: small limits reach every path of the framer in short
+/// inputs; the protocol's limit is kept in play.
+private func maxLineBytes(_ parameter: UInt8) -> Int {
+    parameter < 0xF0 ? Int(parameter % 48) : LineFramer.maxLineBytes
 }
 
 /// What the framer must report for `stream`: each line ended by `\n`, without it and one `\r` before it, or
@@ -56,11 +32,12 @@ private func referenceFrames(of stream: [UInt8], maxLineBytes: Int) -> [Framed] 
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzLineFramer(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let input = FramerInput(UnsafeBufferPointer(start: data, count: size))
-    var framer = LineFramer(maxLineBytes: input.maxLineBytes)
+    let input = ChunkedInput(UnsafeBufferPointer(start: data, count: size))
+    let limit = size >= 2 ? maxLineBytes(input.parameter) : LineFramer.maxLineBytes
+    var framer = LineFramer(maxLineBytes: limit)
     var frames: [Framed] = []
     var bytesSinceNewline = 0
-    let described = { "limit \(input.maxLineBytes), cuts \(input.cuts), stream \(shown(input.stream))" }
+    let described = { "limit \(limit), cuts \(input.cuts), stream \(shown(input.stream))" }
     for chunk in input.chunks {
         chunk.withUnsafeBytes { bytes in
             framer.append(bytes) { frame in
@@ -75,11 +52,11 @@ public func fuzzLineFramer(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         } else {
             bytesSinceNewline += chunk.count
         }
-        check(framer.bufferedByteCount <= input.maxLineBytes + 1, "\(described()): \(framer.bufferedByteCount) bytes buffered")
+        check(framer.bufferedByteCount <= limit + 1, "\(described()): \(framer.bufferedByteCount) bytes buffered")
         check(framer.hasPartialLine == (bytesSinceNewline > 0), "\(described()): hasPartialLine is \(framer.hasPartialLine)")
         check(framer.bufferedByteCount > 0 || framer.bufferCapacity == 0, "\(described()): holds storage with nothing buffered")
     }
-    let expected = referenceFrames(of: input.stream, maxLineBytes: input.maxLineBytes)
+    let expected = referenceFrames(of: input.stream, maxLineBytes: limit)
     check(frames == expected, "\(described()): the framer gives \(frames), the reference \(expected)")
     return 0
 }
