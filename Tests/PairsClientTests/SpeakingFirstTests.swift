@@ -19,7 +19,7 @@ private func serverAfterAPageLoad() throws -> Server {
     configuration.host = "127.0.0.1"
     configuration.port = 0
     configuration.logLevel = .error
-    configuration.pageVisitorWelcomeWaitMilliseconds = 60_000
+    configuration.pageVisitorSilenceMilliseconds = 60_000
     let server = Server(configuration: configuration)
     try server.start()
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
