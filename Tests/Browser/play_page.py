@@ -690,6 +690,8 @@ def reloads(args, deadline, desktop):
         set("rule-pairs", "8"); set("rule-game_seconds", "3");""")
     desktop.find_element(By.ID, "solo").click()
     wait_for(desktop, deadline, "the solo game's clock to run out", lambda p: p["result"] and "Time's up" in p["result"]["text"])
+    if said in page(desktop)["notice"]:
+        raise Failure("the lost seat's notice stayed on into the next game the player started")
     for size in ((1280, 720), (1366, 650), (1280, 800)):
         emulate(desktop, size, phone=False)
         fit = wait_for(desktop, deadline, f"the board to fit {size[0]}x{size[1]}", lambda p: board_fits(desktop))
