@@ -1,15 +1,16 @@
 import PairsRules
 
-/// The addresses that loaded the client page lately: a silent connection from one of them may be a
-/// browser's socket opened ahead of need, so its `welcome` waits longer.
+/// The addresses that loaded the client page (or opened its WebSocket) lately: a silent connection from one
+/// of them may be a browser's socket opened ahead of need, so it is never greeted before it speaks.
 ///
 /// Browsers open sockets before they need them (Chromium preconnects as it predicts a page load or a
-/// reload) and may leave one unused for up to 10 s before sending a request on it. Greeted with `welcome`
-/// after the usual short wait, such a socket hands the browser a JSON line where it expects an HTTP
-/// response, and the page fails to load (Chromium: ERR_INVALID_HTTP_RESPONSE). So a connection from an
-/// address that loaded the page within `memoryMilliseconds` waits `ServerConfiguration.pageVisitorWelcomeWaitMilliseconds`
-/// for its first bytes instead; whatever it sends first still decides at once, so a bot on the same
-/// machine that speaks first is not held up.
+/// reload) and may leave one unused for many seconds before sending a request on it. Greeted with
+/// `welcome`, such a socket hands the browser a JSON line where it expects an HTTP response, and the page
+/// fails to load (Chromium: ERR_INVALID_HTTP_RESPONSE), however long the server waited first. So a
+/// connection from an address that loaded the page within `memoryMilliseconds` is greeted only once it has
+/// said something, and closed without a byte if it stays silent for
+/// `ServerConfiguration.pageVisitorSilenceMilliseconds`; whatever it sends first still decides at once, so a
+/// bot on the same machine that speaks first is not held up.
 public struct PageVisitors: Sendable {
     /// How long an address is remembered after it last loaded the page, in milliseconds: an evening of
     /// reloads keeps a player's address fresh, and a machine that stopped browsing the page soon gets the
@@ -20,6 +21,9 @@ public struct PageVisitors: Sendable {
     public static let maxAddresses = 4096
 
     private var lastVisits: [String: Moment] = [:]
+    /// How many of the page's WebSockets are open from each address: one that has the page open is
+    /// remembered however long ago it loaded it. At most one entry per open WebSocket.
+    private var openWebSockets: [String: Int] = [:]
 
     public init() {}
 
@@ -37,10 +41,27 @@ public struct PageVisitors: Sendable {
         lastVisits[host] = now
     }
 
-    /// Whether `host` loaded the page within `memoryMilliseconds` of `now`.
+    /// Notes that `host` opened a WebSocket at `now`: it has the page open until the WebSocket closes.
+    public mutating func webSocketOpened(_ host: String, at now: Moment) {
+        record(host, at: now)
+        openWebSockets[host, default: 0] += 1
+    }
+
+    /// Notes that a WebSocket `host` opened closed at `now`: the page may be reloading, so the address is
+    /// remembered for `memoryMilliseconds` from now.
+    public mutating func webSocketClosed(_ host: String, at now: Moment) {
+        record(host, at: now)
+        guard let open = openWebSockets[host] else { return }
+        openWebSockets[host] = open > 1 ? open - 1 : nil
+    }
+
+    /// Whether `host` has a WebSocket open, or loaded the page (or closed a WebSocket) within
+    /// `memoryMilliseconds` of `now`.
     public func loadedThePageRecently(_ host: String, at now: Moment) -> Bool {
         // Most servers never serve the page: their accepts skip hashing the address.
-        guard !lastVisits.isEmpty, let last = lastVisits[host] else { return false }
+        guard !lastVisits.isEmpty else { return false }
+        if openWebSockets[host] != nil { return true }
+        guard let last = lastVisits[host] else { return false }
         return last.milliseconds(until: now) <= Self.memoryMilliseconds
     }
 

@@ -45,11 +45,32 @@ extension Server {
         }
     }
 
-    /// Greets, as line connections, the connections whose welcome wait is over without a first byte that
-    /// decided their framing: what they sent meanwhile, if anything, starts their first line.
+    /// Ends the welcome waits that are over. What a connection sent meanwhile decides first, read from its
+    /// socket now: the wait bounds the client's silence, never the server's own delay (a request that came
+    /// while the queue was busy is HTTP, not a silence). A connection still undecided is then greeted as a
+    /// line connection, what it sent starting its first line; but one that sent nothing at all from an
+    /// address that loaded the page lately (when it connected, or since) is never greeted: it may be a
+    /// browser's socket opened ahead of need. It waits as a page visitor's, and at the end of that wait is
+    /// closed without a byte: a browser replaces a closed idle socket, where one that read `welcome` fails
+    /// the page it is used for.
     func endWelcomeWaits(at now: Moment) {
-        while let connection = welcomeWaits.popDue(at: now) {
-            guard case .sniffing(let first) = connection.framing else { continue }
+        while let (connection, length) = welcomeWaits.popDue(at: now) {
+            readRequests(from: connection)
+            guard connection.isOpen, case .sniffing(let first) = connection.framing else { continue }
+            if first.bytes.isEmpty {
+                switch length {
+                case .pageVisitor:
+                    finish(connection, saying: [], discardingQueued: false, at: now)
+                    continue
+                case .usual:
+                    // A browser opens several sockets at once on a first visit: if one of them loaded the
+                    // page meanwhile, this silent one is the browser's too, and waits as a page visitor's.
+                    if let address = try? SocketAddress(peerOf: connection.fd), pageVisitors.loadedThePageRecently(address.host, at: now) {
+                        welcomeWaits.append(connection, arrivedAt: now, waiting: .pageVisitor)
+                        continue
+                    }
+                }
+            }
             greet(connection, as: .lines(LineFramer()), peer: first.peer, at: now)
             if !first.bytes.isEmpty {
                 first.bytes.withUnsafeBytes { receive($0, from: connection, at: now) }
@@ -95,7 +116,7 @@ extension Server {
         switch WebRoute(path: request.path) {
         case .page:
             response = ClientPage.response(to: request)
-            if let address = try? SocketAddress(peerOf: connection.fd) { pageVisitors.record(address.host, at: now) }
+            recordPageVisitor(connection, at: now)
         case .statistics:
             // The `stats` message, without the newline that ends it as a line.
             response = .json(ServerMessageEncoder.encode(.stats(currentStatistics(at: now))).dropLast())
@@ -104,10 +125,13 @@ extension Server {
         case .webSocket:
             do {
                 let accepted = try WebSocketHandshake.response(to: request)
+                // A page with its WebSocket open may be reloaded at any time.
+                let host = (try? SocketAddress(peerOf: connection.fd))?.host ?? peer
+                pageVisitors.webSocketOpened(host, at: now)
                 send(accepted.encoded(), messages: 0, to: connection)
                 log.write(.debug, .http(connection.id, peer: peer, request: "\(request.method.rawValue) \(request.target)",
                                         status: accepted.status.rawValue))
-                greet(connection, as: Framing.webSocket(), peer: peer, at: now)
+                greet(connection, as: Framing.webSocket(host: host), peer: peer, at: now)
                 if !rest.isEmpty, connection.isOpen { receive(rest, from: connection, at: now) }
                 return
             } catch {
@@ -117,6 +141,20 @@ extension Server {
         log.write(.debug, .http(connection.id, peer: peer, request: "\(request.method.rawValue) \(request.target)",
                                 status: response.status.rawValue))
         respond(response, to: connection, includingBody: request.method != .head, at: now)
+    }
+
+    /// Remembers the address of a connection that loaded the page or opened its WebSocket, so that a silent
+    /// connection from there is never greeted (`endWelcomeWaits`).
+    private func recordPageVisitor(_ connection: Connection, at now: Moment) {
+        if let address = try? SocketAddress(peerOf: connection.fd) { pageVisitors.record(address.host, at: now) }
+    }
+
+    /// Remembers the address of a line connection whose line is an HTTP request line: a browser's request
+    /// on a socket it opened ahead of need, greeted before the server knew the address. The load it was for
+    /// fails (`welcome` went first), but the browser's connections from then on are never greeted silent.
+    private func noteRequestLine(_ line: UnsafeRawBufferPointer, from connection: Connection, at now: Moment) {
+        guard connection.dialect == .lines, ConnectionSniffer.classify(Array(line) + [UInt8(ascii: "\n")]) == .http else { return }
+        recordPageVisitor(connection, at: now)
     }
 
     /// Sends an HTTP response and closes the connection cleanly: the response is the connection's last
@@ -144,6 +182,10 @@ extension Server {
     private func handle(_ input: Framing.Input, from connection: Connection, at now: Moment) {
         switch input {
         case .message(let message):
+            // Text commands are lower case: a line starting with a capital is looked at more closely.
+            if let first = message.first, first >= UInt8(ascii: "A"), first <= UInt8(ascii: "Z") {
+                noteRequestLine(message, from: connection, at: now)
+            }
             lobby.receive(message, from: connection.id, at: now)
         case .tooLong:
             lobby.receiveTooLong(from: connection.id, at: now)

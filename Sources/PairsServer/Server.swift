@@ -130,7 +130,7 @@ public final class Server: @unchecked Sendable {
         self.log = ServerLog(configuration)
         self.store = store
         welcomeWaits = WelcomeWaits(usualMilliseconds: Self.welcomeWaitMilliseconds,
-                                    pageVisitorMilliseconds: configuration.pageVisitorWelcomeWaitMilliseconds)
+                                    pageVisitorMilliseconds: configuration.pageVisitorSilenceMilliseconds)
         var lobbyConfiguration = configuration.lobby
         lobbyConfiguration.keepsGames = store != nil
         self.lobby = Lobby(configuration: lobbyConfiguration, serverName: "pairs \(version)", startedAt: MonotonicClock.now())
@@ -393,7 +393,7 @@ public final class Server: @unchecked Sendable {
     /// Reads once and hands what came to the connection's framing (`receive`), which hands every whole
     /// message to the lobby and carries out its answers as each message is handled, so replies go out in
     /// the order the requests came.
-    private func readRequests(from connection: Connection) {
+    func readRequests(from connection: Connection) {
         switch connection.read(into: readBuffer) {
         case .bytes(let count):
             traffic.bytesIn += count
@@ -699,6 +699,7 @@ public final class Server: @unchecked Sendable {
     /// forgotten the connection by then (it closed it, or heard of its end), so no table holds the slot.
     private func release(_ connection: Connection) {
         if case .closed = connection.lifecycle { return }
+        if case .webSocket(let reader) = connection.framing { pageVisitors.webSocketClosed(reader.host, at: MonotonicClock.now()) }
         connections[connection.id] = nil
         connection.closeSocket()
         connectionIDs.retire(connection.id)

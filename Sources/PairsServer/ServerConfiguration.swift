@@ -22,11 +22,12 @@ public struct ServerConfiguration: Sendable {
     /// than any browser needs, and a bound on how long a client that trickles header lines holds a
     /// descriptor. Answered with 408.
     public var requestHeadMilliseconds = 10_000
-    /// How long `welcome` waits for the first bytes of a connection from an address that loaded the client
-    /// page lately (`PageVisitors`), in milliseconds: longer than a browser leaves a socket it opened ahead
-    /// of need unused (Chromium: 10 s), so such a socket never gets a JSON line where it expects HTTP.
-    /// Anything the connection sends first still decides at once.
-    public var pageVisitorWelcomeWaitMilliseconds: Int64 = 15_000
+    /// How long a connection from an address that loaded the client page lately (`PageVisitors`) may stay
+    /// silent, in milliseconds, before it is closed without a byte: such a connection is never greeted
+    /// before it speaks (it may be a browser's socket opened ahead of need, which must never read a JSON
+    /// line where it expects HTTP), and a closed idle socket is one a browser knows to replace. The lobby's
+    /// idle limit for a connection in no room: as long as a silent person in netcat is kept anywhere.
+    public var pageVisitorSilenceMilliseconds: Int64 = 300_000
     /// What the lobby's decisions depend on: room defaults, grace, idle and rate limits.
     public var lobby = LobbyConfiguration()
 

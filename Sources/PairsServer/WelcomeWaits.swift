@@ -2,8 +2,9 @@ import PairsRules
 
 /// The connections whose `welcome` waits for their first bytes, each with the moment its wait ends.
 ///
-/// A wait is one of two lengths: the usual short one, or the long one of a connection from an address that
-/// loaded the page lately (`PageVisitors`). The waits of one length are kept in a lane in the order they
+/// A wait is one of two lengths: the usual short one, after which a silent connection is greeted, or the
+/// long one of a connection from an address that loaded the page lately (`PageVisitors`), after which a
+/// silent connection is closed without a byte. The waits of one length are kept in a lane in the order they
 /// arrived, which is their deadline order, so the server's next welcome deadline is the earlier of the
 /// lanes' fronts, and ending the waits that are due looks at the fronts alone. One list for the whole
 /// server, checked once per batch and by the lobby's timer, instead of a timer per connection. A connection
@@ -14,7 +15,7 @@ struct WelcomeWaits {
     enum Length {
         /// `Server.welcomeWaitMilliseconds`.
         case usual
-        /// `ServerConfiguration.pageVisitorWelcomeWaitMilliseconds`.
+        /// `ServerConfiguration.pageVisitorSilenceMilliseconds`.
         case pageVisitor
     }
 
@@ -47,10 +48,11 @@ struct WelcomeWaits {
         }
     }
 
-    /// The next connection still waiting whose wait is over at `now`, taken off the list; nil when there
-    /// is none.
-    mutating func popDue(at now: Moment) -> Connection? {
-        usual.popDue(at: now) ?? pageVisitors.popDue(at: now)
+    /// The next connection still waiting whose wait is over at `now`, taken off the list, with the length
+    /// it waited; nil when there is none.
+    mutating func popDue(at now: Moment) -> (connection: Connection, length: Length)? {
+        if let connection = usual.popDue(at: now) { return (connection, .usual) }
+        return pageVisitors.popDue(at: now).map { ($0, .pageVisitor) }
     }
 }
 

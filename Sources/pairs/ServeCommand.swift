@@ -20,6 +20,9 @@ enum ServeCommand {
       --seed N               deal every room's boards from this seed (for tests and replays)
       --max-connections N    connections at once (default: what the file-descriptor limit allows)
       --idle-seconds N       close connections in no room after this long without a message (default 300)
+      --visitor-silence-seconds N
+                             close a connection that sends nothing, from an address that loaded the page,
+                             after this long; it is never greeted (default 300)
       --rate-limit N         messages per second per connection, bursts of twice that; 0 = off (default 40)
       --log-level LEVEL      debug, info, warning or error (default info)
       --log-format FORMAT    text, or json for log collectors: one object a line (default text)
@@ -137,7 +140,7 @@ enum ServeCommand {
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         let flags = try Flags(arguments, known: Set([
-            "host", "port", "grace-seconds", "seed", "max-connections", "idle-seconds", "rate-limit", "log-level", "data",
+            "host", "port", "grace-seconds", "seed", "max-connections", "idle-seconds", "visitor-silence-seconds", "rate-limit", "log-level", "data",
             "log-format", "log-file", "pid-file",
         ]).union(RuleFlags.names), switches: RuleFlags.switches)
         var options = Options()
@@ -177,6 +180,9 @@ enum ServeCommand {
             lobby.rateLimit = perSecond > 0 ? RateLimit(messagesPerSecond: perSecond) : nil
         }
         configuration.lobby = lobby
+        if let seconds = try flags.integer("visitor-silence-seconds", in: 1...86_400) {
+            configuration.pageVisitorSilenceMilliseconds = Int64(seconds) * 1000
+        }
         configuration.maxConnections = try flags.integer("max-connections", in: 1...10_000_000)
         if let level = flags.string("log-level") {
             guard let parsed = LogLevel(name: level) else { throw UsageError("--log-level must be debug, info, warning or error, not '\(level)'") }

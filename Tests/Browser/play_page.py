@@ -16,6 +16,12 @@ names (a server that keeps games): the desktop claims a name with a password; th
 in its URL, must ask for the password, refuse a wrong one and take the right one; it clears a solo board
 and the lobby's last games show it.
 
+reloads (a server with --data none, --turn-seconds 0, and a `pairs bot` in ROOM): the first visit comes
+while the server is stopped (SIGSTOP to --server-pid, so its request waits in the socket), then the desktop
+reloads the lobby after each idle time of --idle (seconds), joins ROOM by URL and reloads the game after
+each again, taking its seat back every time, then reloads the game --reloads times in a row. Chromium keeps
+sockets it opened ahead of need and sends a later request on them: none may have been greeted.
+
 Screenshots of the lobby and of finished games go to OUT.
 
 Prints one line per check passed and, at the end, "result: KIND MINE THEIRS" (the phone's result and
@@ -26,8 +32,12 @@ first failure, and never waits longer than --seconds in all.
 import argparse
 import base64
 import os
+import re
+import socket
+import subprocess
 import sys
 import signal
+import threading
 import time
 import traceback
 import urllib.parse
@@ -84,6 +94,11 @@ return {
   status: document.getElementById("status-text").textContent,
   result: result.hidden ? null : { kind: result.dataset.result, text: result.textContent },
   notice: document.getElementById("notice").textContent,
+  noticeOk: document.getElementById("notice").classList.contains("ok"),
+  boardTop: document.getElementById("board").getBoundingClientRect().top + scrollY,
+  // The heights above the board, to say what moved it.
+  above: Object.fromEntries(["notice", "players", "status", "result", "controls"].map((id) => [id, Math.round(document.getElementById(id).getBoundingClientRect().height)])),
+  clocks: [document.getElementById("turn-clock").textContent, document.getElementById("game-clock").textContent],
   events: [...document.querySelectorAll("#events li")].map((li) => li.textContent),
   players: [...document.querySelectorAll("#players .player")].map((p) => ({
     text: p.firstChild.textContent, score: p.querySelector(".score") && Number(p.querySelector(".score").textContent) })),
@@ -138,8 +153,25 @@ def load(driver, url=None):
     driver.execute_script(TRACE)
 
 
+# While a driver is being watched (`watch_layout`), where its board's top was and what its clocks said on
+# every look during play: the board must not move between turns, and a clock is words every font has.
+WATCHED = {"driver": None, "tops": set(), "clocks": set(), "above": {}}
+
+
+def watch_layout(driver):
+    WATCHED.update(driver=driver, tops=set(), clocks=set(), above={})
+
+
 def page(driver):
-    return driver.execute_script(READ_PAGE)
+    shown = driver.execute_script(READ_PAGE)
+    if driver is WATCHED["driver"] and shown["view"] == "game" and shown["phase"] in ("playing", "reveal"):
+        WATCHED["tops"].add(round(shown["boardTop"], 1))
+        WATCHED["above"][round(shown["boardTop"], 1)] = (shown["above"], shown["status"])
+        WATCHED["clocks"].update(text for text in shown["clocks"] if text)
+    return shown
+
+
+CLOCK = re.compile(r"^(turn|game) \d+:\d\d$")
 
 
 def wait_for(driver, deadline, what, condition, cap=STEP_SECONDS):
@@ -364,6 +396,7 @@ def play_a_game(args, deadline, phone, desktop):
     say(f"ok: the desktop watches, {len(watching['cards'])} cards")
 
     player = Player(phone, deadline, on_mismatch=lambda: screenshot(phone, args.out, "reveal-360.png"))
+    watch_layout(phone)
     reloaded = False
     while True:
         if not player.take_turn():
@@ -384,6 +417,13 @@ def play_a_game(args, deadline, phone, desktop):
     if player.flips < len(Player.WAYS):
         raise Failure(f"the phone flipped {player.flips} cards, so not every way of flipping ({', '.join(Player.WAYS)}) was used")
     say(f"ok: {player.flips} flips by tap, click and keyboard; {player.mismatches_seen} mismatches shown then hidden")
+    tops, clocks, above = WATCHED["tops"], WATCHED["clocks"], WATCHED["above"]
+    watch_layout(None)
+    if len(tops) != 1:
+        raise Failure(f"the phone's board moved between turns: its top was at {sorted(tops)} px; above it, at each: {above}")
+    if not clocks or not all(CLOCK.match(text) for text in clocks):
+        raise Failure(f"the clocks said {sorted(clocks)}, not words and minutes every font shows")
+    say(f"ok: the phone's board stayed at {tops.pop()} px through every turn; the clocks said e.g. {sorted(clocks)[0]!r}")
 
     done = wait_for(phone, deadline, "the result, every card matched and still",
                     lambda p: finished(p) if all(c["state"] == "matched" and c["face"] and settled(c) for c in p["cards"]) else None)
@@ -424,11 +464,17 @@ def play_a_game(args, deadline, phone, desktop):
     screenshot(desktop, args.out, "watch-1280.png")
     print(f"result: {expected} {mine} {theirs}", flush=True)
 
-    # Back to the lobby.
+    # Back to the lobby, from the bottom of the game's page: the lobby starts at its top.
     emulate(phone, PHONE, phone=True)
+    scrolled = phone.execute_script("scrollTo(0, document.documentElement.scrollHeight); return scrollY")
+    if scrolled <= 0:
+        raise Failure("the phone's game page is not taller than its screen, so leaving from its bottom is not tested")
     phone.find_element(By.ID, "leave").click()
     wait_for(phone, deadline, "the lobby after leaving", lambda p: p["view"] == "lobby")
-    say("ok: left the room for the lobby")
+    top = phone.execute_script('return [scrollY, document.querySelector("header").getBoundingClientRect().top]')
+    if top[0] != 0 or top[1] < 0:
+        raise Failure(f"after leaving from {scrolled} px down, the lobby is at scrollY {top[0]}, its header at {top[1]} px")
+    say(f"ok: left the room for the lobby, shown from its top (the game was scrolled {scrolled} px)")
 
 
 def solo_cards(args, deadline, phone):
@@ -487,8 +533,11 @@ def names_and_ladder(args, deadline, phone, desktop):
     phone.find_element(By.ID, "password").clear()
     phone.find_element(By.ID, "password").send_keys(password)
     phone.find_element(By.ID, "name-save").click()
-    wait_for(phone, deadline, "the right password to be taken", lambda p: password_hidden(phone))
-    say("ok: the phone was asked for the password, refused a wrong one and took the right one")
+    taken = wait_for(phone, deadline, "the right password to be taken and said so",
+                     lambda p: p if password_hidden(phone) and "Password accepted" in p["notice"] else None)
+    if "not the password" in taken["notice"] or not taken["noticeOk"]:
+        raise Failure(f"after the right password the page says {taken['notice']!r}")
+    say(f"ok: the phone was asked for the password, refused a wrong one and took the right one: {taken['notice']!r}")
 
     # The desktop takes another name of its own, and the two play each other (a rated game), each page on
     # its own turns, on a board of two pairs.
@@ -520,8 +569,18 @@ def names_and_ladder(args, deadline, phone, desktop):
     if {r["kind"] for r in results.values()} not in ({"won", "lost"}, {"draw"}):
         raise Failure(f"the two players' results do not agree: {results}")
     say(f"ok: {name} and dog played each other: {results}")
+    # The desktop leaves first: the phone keeps the game's result on screen, though a seat is now free.
+    desktop.find_element(By.ID, "leave").click()
+    alone = wait_for(phone, deadline, "the phone to see the desktop leave", lambda p: p if p["phase"] == "waiting" else None)
+    if alone["result"] != results["phone"]:
+        raise Failure(f"once the opponent left, the phone's result went from {results['phone']} to {alone['result']}")
+    say(f"ok: once the opponent left, the phone still shows {alone['result']['text']!r}")
+    phone.find_element(By.ID, "leave").click()
+    winner = {"won": name, "lost": "dog"}.get(results["phone"]["kind"])
+    outcome = f"{winner} won" if winner else "draw"
     for driver in players:
-        driver.find_element(By.ID, "leave").click()
+        until_listed(driver, deadline, "games", outcome)
+    say(f"ok: the last games say {outcome!r}")
     for driver in players:
         until_listed(driver, deadline, "games", "dog")
         until_listed(driver, deadline, "leaders", "dog")
@@ -540,7 +599,8 @@ def claim(driver, deadline, name, password):
     secret.clear()
     secret.send_keys(password)
     driver.find_element(By.ID, "name-save").click()
-    wait_for(driver, deadline, f"the claim of {name} to be accepted", lambda p: password_hidden(driver) and not p["notice"])
+    wait_for(driver, deadline, f"the claim of {name} to be accepted and said so",
+             lambda p: password_hidden(driver) and p["noticeOk"] and f"the name {name} is yours" in p["notice"])
 
 
 def until_listed(driver, deadline, list_id, text):
@@ -552,32 +612,151 @@ def until_listed(driver, deadline, list_id, text):
         time.sleep(REFRESH_SECONDS)
 
 
+def reloads(args, deadline, desktop):
+    """Reloads after idle times, in the lobby and in a game, and many in a row: each must load the page."""
+    base = args.url.rstrip("/")
+    name = args.name
+    # The first visit, while the server is stopped: the browser's request waits in the socket, and the
+    # server, once running again, must read it as HTTP however late it is to look.
+    if args.server_pid:
+        os.kill(args.server_pid, signal.SIGSTOP)
+        resume = threading.Timer(1.5, lambda: os.kill(args.server_pid, signal.SIGCONT))
+        resume.start()
+        try:
+            load(desktop, f"{base}/?name={urllib.parse.quote(name)}")
+        finally:
+            resume.join()
+        wait_for(desktop, deadline, "the lobby after a first visit to a stopped server", lambda p: p["view"] == "lobby")
+        say("ok: a first visit while the server was stopped loaded the page")
+    else:
+        load(desktop, f"{base}/?name={urllib.parse.quote(name)}")
+        wait_for(desktop, deadline, "the lobby", lambda p: p["view"] == "lobby")
+    for idle in args.idle:
+        time.sleep(idle)  # the idle time is what is tested: the browser's spare sockets age meanwhile
+        load(desktop)
+        wait_for(desktop, deadline, f"the lobby after a reload {idle} s idle", lambda p: p["view"] == "lobby")
+        say(f"ok: reloaded the lobby after {idle} s idle")
+
+    load(desktop, f"{base}/?room={urllib.parse.quote(args.room)}&name={urllib.parse.quote(name)}")
+    shown = wait_for(desktop, deadline, "the game to start in the room",
+                     lambda p: p if p["view"] == "game" and p["phase"] in ("playing", "reveal") else None)
+    seat = shown["seat"]
+
+    def take_seat_back(what):
+        back = wait_for(desktop, deadline, f"the seat back {what}",
+                        lambda p: p if p["view"] == "game" and p["seat"] == seat and "You came back" in p["events"] else None)
+        if not any(p["text"].endswith(name + " (you)") for p in back["players"]):
+            raise Failure(f"{what} the page is not {name}'s seat: {back['players']}")
+
+    for idle in args.idle:
+        time.sleep(idle)
+        load(desktop)
+        take_seat_back(f"after a reload {idle} s idle")
+        say(f"ok: reloaded the game after {idle} s idle and took seat {seat} back")
+    for count in range(args.reloads):
+        load(desktop)
+        take_seat_back(f"after reload {count + 1} in a row")
+    say(f"ok: {args.reloads} reloads in a row, each taking seat {seat} back")
+    if not args.pairs:
+        return
+
+    # The server restarts mid-game: the page says the seat and the game are lost, and keeps saying it.
+    game = desktop.execute_script("return S.state.game")
+    port = urllib.parse.urlparse(base).port
+    os.kill(args.server_pid, signal.SIGTERM)
+    while True:
+        deadline.left()
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            time.sleep(POLL_SECONDS)
+        except OSError:
+            break
+    server = subprocess.Popen([args.pairs, "serve", "--host", "127.0.0.1", "--port", str(port), "--data", "none",
+                               "--log-level", "warning"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    RESTARTED.append(server)
+    if not server.stdout.readline().startswith("pairs listening on "):
+        raise Failure("the restarted server did not listen")
+    said = f"Your seat in room {args.room} and game {game} are lost: the server restarted"
+    wait_for(desktop, deadline, "the page to say the seat was lost", lambda p: p["view"] == "lobby" and said in p["notice"], cap=30)
+    time.sleep(7)  # longer than a passing notice stays: this one must not pass
+    if said not in page(desktop)["notice"]:
+        raise Failure(f"the lost seat's notice went away; it says {page(desktop)['notice']!r}")
+    say(f"ok: after a restart mid-game the page says {page(desktop)['notice']!r}, and keeps saying it")
+    screenshot(desktop, args.out, "restarted-1280.png")
+
+    # A solo game of 8 pairs whose clock runs out: with its result shown, the whole board fits the window.
+    desktop.execute_script("""
+        const set = (id, value) => { const f = document.getElementById(id); f.value = value; f.dispatchEvent(new Event("change")); };
+        set("rule-pairs", "8"); set("rule-game_seconds", "3");""")
+    desktop.find_element(By.ID, "solo").click()
+    wait_for(desktop, deadline, "the solo game's clock to run out", lambda p: p["result"] and "Time's up" in p["result"]["text"])
+    if said in page(desktop)["notice"]:
+        raise Failure("the lost seat's notice stayed on into the next game the player started")
+    for size in ((1280, 720), (1366, 650), (1280, 800)):
+        emulate(desktop, size, phone=False)
+        fit = wait_for(desktop, deadline, f"the board to fit {size[0]}x{size[1]}", lambda p: board_fits(desktop))
+        say(f"ok: at {size[0]}x{size[1]} the board of {fit['cards']} cards fits: {fit}")
+        screenshot(desktop, args.out, f"solo-time-up-{size[0]}x{size[1]}.png")
+    emulate(desktop, (390, 844), phone=True)
+    fit = wait_for(desktop, deadline, "the board to fit 390x844", lambda p: board_fits(desktop))
+    say(f"ok: at 390x844 the board fits: {fit}")
+    screenshot(desktop, args.out, "solo-time-up-390.png")
+
+
+# The restarted server of the reloads scenario, stopped at the end.
+RESTARTED = []
+
+
+def board_fits(driver):
+    """The board's size against the window's: every card in view, and the board as big as the space allows
+    (as wide as its column, or as tall as the window below its top). None until it fits."""
+    fit = driver.execute_script("""
+        const board = document.getElementById("board"), box = board.getBoundingClientRect();
+        const column = board.parentElement.getBoundingClientRect();
+        const last = board.lastElementChild.getBoundingClientRect();
+        return { cards: board.children.length, bottom: Math.round(last.bottom), window: innerHeight, scrollY,
+                 width: Math.round(box.width), column: Math.round(column.width) };""")
+    fits = fit["scrollY"] == 0 and fit["bottom"] <= fit["window"]
+    big = fit["width"] >= fit["column"] - 2 or fit["bottom"] >= fit["window"] - 40
+    return fit if fits and big else None
+
+
 def password_hidden(driver):
     return driver.execute_script('return document.getElementById("password-field").hidden')
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--scenario", choices=["game", "solo", "names"], default="game",
+    parser.add_argument("--scenario", choices=["game", "solo", "names", "reloads"], default="game",
                         help="game: against the bot in ROOM (a server with --data none); solo: a solo game of playing cards;"
-                             " names: claimed names and the ladder")
+                             " names: claimed names and the ladder; reloads: reloads after idle times")
     parser.add_argument("--url", required=True, help="the server's page, http://HOST:PORT/")
     parser.add_argument("--room", help="the room the bot waits in (game)")
     parser.add_argument("--name", default="<b>ann</b>&amp;", help="the phone's player name (markup, to see it shown as text)")
     parser.add_argument("--opponent", help="the bot's name (game)")
+    parser.add_argument("--idle", type=float, nargs="*", default=[0, 5, 20], help="idle times before each reload (reloads)")
+    parser.add_argument("--reloads", type=int, default=20, help="reloads in a row (reloads)")
+    parser.add_argument("--pairs", help="the pairs binary, to restart the server mid-game (reloads)")
+    parser.add_argument("--server-pid", type=int, help="the server's process, stopped during the first visit (reloads)")
     parser.add_argument("--out", required=True, help="directory for the screenshots")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--chromedriver", default="/usr/bin/chromedriver")
     parser.add_argument("--seconds", type=float, default=75, help="the longest the whole run may take")
     args = parser.parse_args()
-    if args.scenario == "game" and not (args.room and args.opponent):
-        parser.error("the game scenario needs --room and --opponent")
+    if args.scenario in ("game", "reloads") and not (args.room and args.opponent):
+        parser.error("the game and reloads scenarios need --room and --opponent")
     # A test that gives up on this script sends SIGTERM: quit the browsers (the finally below) on the way out.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     deadline = Deadline(args.seconds)
     os.makedirs(args.out, exist_ok=True)
     phone = desktop = None
     try:
+        if args.scenario == "reloads":
+            desktop = browser(args, DESKTOP, phone=False)
+            say("ok: a headless browser")
+            reloads(args, deadline, desktop)
+            say("passed")
+            return 0
         phone = browser(args, PHONE, phone=True)
         if args.scenario == "solo":
             say("ok: a headless browser")
@@ -607,6 +786,9 @@ def main():
                     driver.quit()
                 except Exception:
                     pass
+        for server in RESTARTED:
+            server.terminate()
+            server.wait()
 
 
 if __name__ == "__main__":

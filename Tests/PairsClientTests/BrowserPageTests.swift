@@ -126,3 +126,51 @@ func browserClaimsNames() async throws {
     _ = try await BrowserRun.drive(port: port, output: output, ["--scenario", "names", "--name", "cat"])
     BrowserRun.expectScreenshots([("ladder-360.png", 360), ("ladder-1280.png", 1280)], in: output)
 }
+
+/// Reloads after idle times, in the lobby and in a game, and many in a row, in one browser against a
+/// server whose silent connections from a page visitor are closed after `silence` seconds (nil: the
+/// default); `idle` are the idle times, `reloads` the reloads in a row.
+private func reloadAfterIdleTimes(_ idle: [Int], reloads: Int, silence: Int?, named name: String) async throws {
+    let output = try BrowserRun.outputDirectory(named: name)
+    let (server, port) = try await BrowserRun.serve(["--data", "none", "--turn-seconds", "0", "--seed", "4"]
+                                                     + (silence.map { ["--visitor-silence-seconds", String($0)] } ?? []))
+    defer { server.terminate() }
+    let bot = try Subprocess(try Tools.pairs(), ["bot", "--host", "127.0.0.1", "--port", String(port), "--room", "reload",
+                                                 "--think-ms", "50", "--name", "robo", "--seed", "3"])
+    defer { bot.terminate() }
+    // The idle times, two reloads each, the reloads in a row at a few seconds each, then a restart and a
+    // solo game, on a busy machine.
+    let seconds = idle.reduce(0, +) * 2 + reloads * 3 + 90
+    let driver = try Subprocess(try Tools.external("python3"), [BrowserRun.script.path, "--scenario", "reloads",
+                                "--url", "http://127.0.0.1:\(port)/", "--out", output.path, "--room", "reload", "--name", "frank",
+                                "--opponent", "robo", "--server-pid", String(server.pid), "--pairs", try Tools.pairs().path, "--reloads", String(reloads), "--idle"]
+                                + idle.map(String.init) + ["--chromium", try Tools.external("chromium").path,
+                                "--chromedriver", try Tools.external("chromedriver").path, "--seconds", String(seconds)])
+    defer { driver.terminate() }
+    let status = try await driver.waitForExit(timeout: .seconds(seconds + 20))
+    let transcript = driver.lines.joined(separator: "\n") + "\n" + driver.errorText
+    #expect(status == 0, "\(transcript)")
+    #expect(driver.lines.last == "passed", "\(transcript)")
+}
+
+@Test("""
+    the page reloads in headless Chromium after 0, 5 and 20 s idle, in the lobby and in a game (taking the seat \
+    back each time), and 20 times in a row, with the sockets Chromium opened ahead of need never greeted and \
+    closed after 8 s of silence; a first visit to a stopped server loads too; after a restart mid-game the \
+    page says the seat and the game are lost; a board of 8 pairs with its result fits 1280x720, 1366x650 and 390x844
+    """,
+      Tools.needs("python3", "chromium", "chromedriver", pythonModules: ["selenium"]), .timeLimit(.minutes(5)))
+func browserReloadsAfterIdleTimes() async throws {
+    try await reloadAfterIdleTimes([0, 5, 20], reloads: 20, silence: 8, named: "browser-reloads")
+}
+
+@Test("""
+    the page reloads in headless Chromium after 70 s idle, in the lobby and in a game, on a server with the \
+    default silence bound (a slow test: PAIRS_SLOW_TESTS=1 runs it)
+    """,
+      Tools.needs("python3", "chromium", "chromedriver", pythonModules: ["selenium"]),
+      .enabled(if: ProcessInfo.processInfo.environment["PAIRS_SLOW_TESTS"] == "1", "a slow test: set PAIRS_SLOW_TESTS=1"),
+      .timeLimit(.minutes(6)))
+func browserReloadsAfterALongIdle() async throws {
+    try await reloadAfterIdleTimes([70], reloads: 1, silence: nil, named: "browser-reloads-slow")
+}

@@ -8,18 +8,18 @@ import PairsWire
 @testable import PairsClient
 import Testing
 
-// A server holds the welcome of a silent connection from an address that loaded its page (a browser's
-// socket opened ahead of need must not read a JSON line): the bundled clients speak first, so a bot on the
-// same machine as a browser is not kept waiting.
+// A server never greets a silent connection from an address that loaded its page (a browser's socket opened
+// ahead of need must not read a JSON line): the bundled clients speak first, so a bot on the same machine as
+// a browser is not kept waiting.
 
-/// A server on 127.0.0.1 that has served its page to 127.0.0.1, and would hold a silent connection's
-/// welcome from there for a minute, far beyond every wait below.
+/// A server on 127.0.0.1 that has served its page to 127.0.0.1, and would keep a silent connection from
+/// there ungreeted for a minute (then close it), far beyond every wait below.
 private func serverAfterAPageLoad() throws -> Server {
     var configuration = ServerConfiguration()
     configuration.host = "127.0.0.1"
     configuration.port = 0
     configuration.logLevel = .error
-    configuration.pageVisitorWelcomeWaitMilliseconds = 60_000
+    configuration.pageVisitorSilenceMilliseconds = 60_000
     let server = Server(configuration: configuration)
     try server.start()
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

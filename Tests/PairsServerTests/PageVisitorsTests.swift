@@ -19,6 +19,22 @@ struct PageVisitorsTests {
         #expect(visitors.loadedThePageRecently("192.168.1.20", at: start.adding(milliseconds: PageVisitors.memoryMilliseconds + 1)))
     }
 
+    @Test("an address with the page's WebSocket open is remembered however long it stays open, and for memoryMilliseconds after the last one closes")
+    func openWebSocketsKeepTheAddress() {
+        var visitors = PageVisitors()
+        let host = "192.168.1.30"
+        visitors.webSocketOpened(host, at: start)
+        visitors.webSocketOpened(host, at: start)
+        let muchLater = start.adding(milliseconds: PageVisitors.memoryMilliseconds * 6)
+        #expect(visitors.loadedThePageRecently(host, at: muchLater))
+        visitors.webSocketClosed(host, at: muchLater)
+        let evenLater = muchLater.adding(milliseconds: PageVisitors.memoryMilliseconds * 6)
+        #expect(visitors.loadedThePageRecently(host, at: evenLater), "one WebSocket is still open")
+        visitors.webSocketClosed(host, at: evenLater)
+        #expect(visitors.loadedThePageRecently(host, at: evenLater.adding(milliseconds: PageVisitors.memoryMilliseconds)))
+        #expect(!visitors.loadedThePageRecently(host, at: evenLater.adding(milliseconds: PageVisitors.memoryMilliseconds + 1)))
+    }
+
     @Test("the table never holds more than maxAddresses: the one seen longest ago makes room, or any that have expired")
     func tableIsBounded() {
         var visitors = PageVisitors()

@@ -185,11 +185,12 @@ struct SniffTests {
     }
 
     @Test("""
-        a silent connection from an address that loaded the page waits longer for welcome, so a browser's \
-        socket opened ahead of need reads HTTP when it sends its request; speaking first still decides at once
+        a silent connection from an address that loaded the page is never greeted, so a browser's socket \
+        opened ahead of need reads HTTP when it sends its request, however late; one that stays silent is \
+        closed without a byte; speaking first still decides at once, and a line is answered after welcome
         """)
-    func pageVisitorsWaitLonger() throws {
-        let server = try startServer { $0.pageVisitorWelcomeWaitMilliseconds = 3_000 }
+    func pageVisitorsAreNeverGreetedSilent() throws {
+        let server = try startServer { $0.pageVisitorSilenceMilliseconds = 3_000 }
         defer { server.stop() }
         let beforeThePage = try TestClient(port: server.port)
         try beforeThePage.readWelcome()
@@ -197,6 +198,7 @@ struct SniffTests {
 
         let preconnected = try TestClient(port: server.port)
         let silent = try TestClient(port: server.port)
+        let person = try TestClient(port: server.port)
         let bot = try TestClient(port: server.port)
         bot.send(#"{"type":"ping","id":7}"#)
         try bot.readWelcome()
@@ -207,9 +209,30 @@ struct SniffTests {
         let bytes = try preconnected.readToEnd()
         #expect(HTTPReply(bytes, answering: Array(get("/").utf8))?.status == 200,
                 "not an HTTP response: \(String(decoding: bytes.prefix(80), as: UTF8.self).debugDescription)")
-        #expect(!silent.hasUnreadBytes(), "welcome came before the longer wait was over")
-        // The wait is bounded: a person in netcat on that machine is welcomed in the end.
-        #expect(try silent.readWelcome(within: 10).hint.contains("join"))
+        // A person in netcat on that machine who presses Enter is greeted then.
+        person.sendRaw(Array("\n".utf8))
+        #expect(try person.readWelcome().hint.contains("join"))
+        // Silent past the bound: closed, with not a byte sent, as a browser's idle socket may be.
+        let unsaid = try silent.readToEnd(within: 20)
+        #expect(unsaid.isEmpty, "a silent connection read \(String(decoding: unsaid.prefix(80), as: UTF8.self).debugDescription)")
+        #expect(!silent.wasReset)
+    }
+
+    @Test("""
+        a request line sent on a connection already greeted (a browser's request on a socket it opened before \
+        the server knew its address) makes the address a page visitor's: its silent connections are not greeted
+        """)
+    func requestLineAfterWelcomeMarksTheAddress() throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let greeted = try TestClient(port: server.port)
+        try greeted.readWelcome()
+        greeted.sendRaw(Array(get("/").utf8))
+        #expect(try greeted.waitForError(.unknownType).message.contains("\"GET\""))
+        let silent = try TestClient(port: server.port)
+        // Well past the usual wait, after which a connection from an address the server does not know is greeted.
+        Thread.sleep(forTimeInterval: Double(Server.welcomeWaitMilliseconds) / 1000 * 5)
+        #expect(!silent.hasUnreadBytes(), "a silent connection from the browser's address was greeted")
     }
 
     @Test("a bot that speaks first gets welcome first, then its answer")
