@@ -1,3 +1,4 @@
+import Foundation
 import PairsLobby
 import PairsRules
 @testable import PairsServer
@@ -126,6 +127,26 @@ struct LogLineTests {
         let summary = ServerEvent.summary(report)
         #expect(body(summary.name, summary.fields) == "summary connections=3 rooms=1 games_active=0 games_finished=0 flips_per_second=0.0 "
             + "game_lines_held=0 disconnect_lines_held=19850 join_lines_held=19850 seconds=10.0")
+    }
+
+    @Test("README's log section names every event the log has, and every reason a disconnect line can give")
+    func readmeNamesEveryEventAndReason() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("README.md")
+        let readme = try String(contentsOf: url, encoding: .utf8)
+        let operating = try #require(readme.range(of: "## Operating a server").map { String(readme[$0.lowerBound...]) })
+        for name in everyEventName {
+            #expect(operating.contains("`\(name)`"), "\(name)")
+        }
+        let who = LoggedConnection(id: ConnectionID(1, slot: 0), name: "ann", peer: "p")
+        let departures: [Departure] = [.quitAfterLeave, .lost(.closedByPeer), .lost(.resetByPeer), .lost(.readFailed("x")),
+                                       .lost(.writeFailed("x")), .lost(.brokeFraming("x")), .lost(.tooSlow)]
+            + ByeReason.allCases.filter { $0 != .serverFull && $0 != .shutdown }.map { .closed($0) }
+        for departure in departures {
+            let reason = LobbyEvent.disconnected(who, from: .lobby, departure).fields.first { $0.key == "reason" }?.value
+            guard case .text(let word)? = reason else { Issue.record("no reason for \(departure)"); continue }
+            #expect(operating.contains("`\(word)`"), "\(word)")
+        }
     }
 
     @Test("a game over line names winner and loser with their scores, or both players of a draw, or the solo player")
