@@ -24,7 +24,9 @@ public enum LeaderboardTable {
             }
             lines += table.lines
         case .solo(let places, _):
-            guard !places.isEmpty else { return lines + ["nobody has played on this ladder yet"] }
+            // Solo games under names nobody claimed are kept but not ranked: say so, or a player who just
+            // cleared a board under such a name finds an empty ladder and no reason.
+            guard !places.isEmpty else { return lines + Self.noClaimedSoloPlayer }
             var table = TextTable([.init("rank", .right), .init("name"), .init("played", .right), .init("cleared", .right),
                                    .init("best time", .right), .init("fewest flips", .right)])
             for place in places {
@@ -34,6 +36,12 @@ public enum LeaderboardTable {
         }
         return lines
     }
+
+    /// What an empty solo ladder says: only claimed names are ranked, and how to claim one.
+    static let noClaimedSoloPlayer = [
+        "no claimed name has played on this ladder yet: only claimed names are ranked",
+        "(claim yours with pairs play --name NAME --password)",
+    ]
 
     /// "the classic game's ladder", "the ladder of solo, 3-card sets, by time".
     static func title(of variant: Variant, places: Leaderboard.Places) -> String {

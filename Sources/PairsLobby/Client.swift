@@ -36,6 +36,12 @@ final class Client {
     var deferred: [Request] = []
     /// The last message received, for the idle limit.
     var lastActivity: Moment
+    /// Whether the connection has sent anything at all: one that never did (a browser's spare socket, a
+    /// port scan) is not a player, and its end is a debug line, not a `disconnect`.
+    var hasSpoken = false
+    /// Whether the last request handled was `leave`: if the connection then ends from the client's side,
+    /// the client said goodbye (`Departure.quitAfterLeave`) rather than dropped.
+    var lastRequestWasLeave = false
 
     /// Neighbours in the lobby's idle list (connections in no room, least recently active first).
     var idlePrevious: Client?

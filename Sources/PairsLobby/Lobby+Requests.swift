@@ -5,6 +5,7 @@ import PairsWire
 extension Lobby {
     func handle(_ request: Request, from client: Client, at now: Moment) {
         let id = request.id
+        if case .leave = request.message { client.lastRequestWasLeave = true } else { client.lastRequestWasLeave = false }
         switch request.message {
         case .hello(let name, let password):
             hello(name, password: password, from: client, id: id)

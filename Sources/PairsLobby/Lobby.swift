@@ -117,8 +117,13 @@ public final class Lobby {
     /// period. Nothing more is sent to it.
     public func disconnect(_ id: ConnectionID, because cause: DisconnectCause, at now: Moment) {
         guard let client = clients[id] else { return }
-        // Connections cut by a shutdown are counted in the transport's one line; each is a detail.
-        log(cause == .shutdown ? .debug : .info, .disconnected(logged(client), from: loggedPlace(of: client), .lost(cause)))
+        if !client.hasSpoken {
+            log(.debug, .silentClosed(client.id, peer: client.peer, .lost(cause)))
+        } else {
+            let departure: Departure = client.lastRequestWasLeave && cause.endsFromTheClientsSide ? .quitAfterLeave : .lost(cause)
+            // Connections cut by a shutdown are counted in the transport's one line; each is a detail.
+            log(cause == .shutdown ? .debug : .info, .disconnected(logged(client), from: loggedPlace(of: client), departure))
+        }
         forget(client, at: now)
     }
 
@@ -223,7 +228,11 @@ public final class Lobby {
     /// Closes the connection with `bye`: it leaves its room (a player keeps the seat for the grace period)
     /// and the lobby forgets it.
     func close(_ client: Client, _ reason: ByeReason, at now: Moment) {
-        log(.info, .disconnected(logged(client), from: loggedPlace(of: client), .closed(reason)))
+        if client.hasSpoken {
+            log(.info, .disconnected(logged(client), from: loggedPlace(of: client), .closed(reason)))
+        } else {
+            log(.debug, .silentClosed(client.id, peer: client.peer, .closed(reason)))
+        }
         forget(client, at: now)
         append(.close(client.id, reason))
     }
@@ -250,6 +259,7 @@ public final class Lobby {
     private func noteActivity(of client: Client, at now: Moment) {
         counters.messagesIn += 1
         client.lastActivity = now
+        client.hasSpoken = true
         if client.isInIdleList { idleList.touch(client) }
     }
 

@@ -16,6 +16,7 @@ extension LobbyEvent {
         case .watching: "watch"
         case .left: "leave"
         case .disconnected: "disconnect"
+        case .silentClosed: "silent_close"
         case .resumed: "resume"
         case .forfeited: "forfeit"
         case .gameOver: "game_over"
@@ -34,8 +35,7 @@ extension LobbyEvent {
             fields = [LogField("conn", .text(connection.id.description)), LogField("name", .text(name)),
                       LogField("in_a_row", .integer(inARow)), LogField("peer", .text(connection.peer))]
         case .roomOpened(let room, let rules):
-            fields = [LogField("room", .text(room)), LogField("seats", .integer(rules.variant.seats.rawValue)),
-                      LogField("pairs", .integer(rules.pairs)), LogField("turn_seconds", .integer(rules.turnSeconds))]
+            fields = [LogField("room", .text(room))] + rules.fields
         case .roomClosed(let room):
             fields = [LogField("room", .text(room))]
         case .joined(let connection, let room, let seat), .resumed(let connection, let room, let seat):
@@ -46,6 +46,8 @@ extension LobbyEvent {
             fields = connection.fields { $0 += place.fields }
         case .disconnected(let connection, let place, let departure):
             fields = connection.fields { $0 += place.fields + departure.fields }
+        case .silentClosed(let id, let peer, let departure):
+            fields = [LogField("conn", .text(id.description))] + departure.fields + [LogField("peer", .text(peer))]
         case .forfeited(let room, let game, let seat, let player, let reason, let connection):
             fields = [LogField("room", .text(room)), LogField("game", .integer(game)), LogField("seat", .integer(seat.index)),
                       LogField("name", .text(player)), LogField("reason", .text(reason.wireName))]
@@ -69,6 +71,23 @@ extension LoggedConnection {
     }
 }
 
+extension RuleSet {
+    /// Every rule, under the keys of protocol.md's rules object: Matchismo's constants only when the room
+    /// scores by them.
+    fileprivate var fields: [LogField] {
+        var fields = [LogField("seats", .integer(variant.seats.rawValue)), LogField("match", .integer(variant.setSize.rawValue)),
+                      LogField("deck", .text(variant.deck.wireName)), LogField("scoring", .text(variant.scoring.kind.wireName))]
+        if case .matchismo(let costs) = variant.scoring {
+            fields += [LogField("flip_cost", .integer(costs.flipCost)), LogField("mismatch_penalty", .integer(costs.mismatchPenalty)),
+                       LogField("match_bonus", .integer(costs.matchBonus))]
+        }
+        fields += [LogField("pairs", .integer(pairs)), LogField("turn_seconds", .integer(turnSeconds)),
+                   LogField("game_seconds", .integer(variant.gameSeconds)), LogField("reveal_ms", .integer(revealMilliseconds)),
+                   LogField("peek_ms", .integer(variant.peekMilliseconds)), LogField("again_on_match", .boolean(againOnMatch))]
+        return fields
+    }
+}
+
 extension LoggedPlace {
     /// The room, and the seat or that the connection only watched; nothing in the lobby.
     fileprivate var fields: [LogField] {
@@ -81,16 +100,18 @@ extension LoggedPlace {
 }
 
 extension Departure {
-    /// `reason` as one word, as `bye` spells it when the lobby closed the connection, and the system's
-    /// words for a failed read.
+    /// `reason` as one word, as `bye` spells it when the lobby closed the connection (and `quit` for a
+    /// `leave` followed by the end of the connection), and the system's words for a failed read or write.
     fileprivate var fields: [LogField] {
         let reason: String
         var error: String?
         switch self {
         case .closed(let bye): reason = bye.rawValue
+        case .quitAfterLeave: reason = ByeReason.quit.rawValue
         case .lost(.closedByPeer): reason = "closed_by_peer"
+        case .lost(.resetByPeer): reason = "reset_by_peer"
         case .lost(.readFailed(let why)): reason = "read_failed"; error = why
-        case .lost(.writeFailed): reason = "write_failed"
+        case .lost(.writeFailed(let why)): reason = "write_failed"; error = why
         case .lost(.brokeFraming(let what)): reason = "broke_framing"; error = what
         case .lost(.tooSlow): reason = ByeReason.tooSlow.rawValue
         case .lost(.shutdown): reason = ByeReason.shutdown.rawValue

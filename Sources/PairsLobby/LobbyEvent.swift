@@ -29,6 +29,9 @@ public enum LobbyEvent: Sendable, Hashable {
     /// A connection went: the transport lost it, or the lobby closed it. A seated player keeps the seat for
     /// the grace period.
     case disconnected(LoggedConnection, from: LoggedPlace, Departure)
+    /// A connection that never sent anything went (a browser's spare socket, a port scan): it was no
+    /// player, so its end is a detail, without the name the lobby made up for it.
+    case silentClosed(ConnectionID, peer: String, Departure)
     /// A player took their seat back with a resume token.
     case resumed(LoggedConnection, room: String, seat: Seat)
     /// A player gave a game up; `connection` is nil when the player was away (the grace period ran out).

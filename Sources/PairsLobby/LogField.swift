@@ -19,4 +19,6 @@ public enum LogValue: Sendable, Hashable {
     case integer(Int)
     /// A rate or a duration, written in its shortest exact form.
     case decimal(Double)
+    /// `true` or `false`, a JSON boolean in JSON lines.
+    case boolean(Bool)
 }

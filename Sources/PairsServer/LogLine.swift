@@ -36,6 +36,8 @@ enum LogLine {
                 bytes += String(value).utf8
             case .decimal(let value):
                 bytes += value.description.utf8
+            case .boolean(let value):
+                bytes += (value ? "true" : "false").utf8
             }
         }
         bytes.append(ASCII.newline)
@@ -59,6 +61,8 @@ enum LogLine {
                 writer.integer(value)
             case .decimal(let value):
                 writer.double(value)
+            case .boolean(let value):
+                writer.bool(value)
             }
         }
         writer.endObject()

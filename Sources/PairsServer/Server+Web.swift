@@ -15,9 +15,20 @@ extension Server {
         // The dialect says which, without copying the framing (and retaining what it holds) to look.
         if connection.dialect.carriesMessages {
             connection.framing.append(bytes) { input in
-                // Once the connection is closing (quit, flooding, a close frame), the rest of its input is moot.
-                guard connection.isOpen else { return }
-                handle(input, from: connection, at: now)
+                switch connection.lifecycle {
+                case .open:
+                    handle(input, from: connection, at: now)
+                case .failing:
+                    // A write to the peer failed while this read's messages were handled (it closed right
+                    // after sending them): the rest are its last words, as `finishFailures` reads them, so
+                    // that a `leave` sent just before closing still counts.
+                    guard case .message(let message) = input else { return }
+                    lobby.receive(message, from: connection.id, at: now)
+                    performLobbyActions()
+                case .flushing, .lingering, .closed:
+                    // Once the connection is closing (quit, flooding, a close frame), the rest of its input is moot.
+                    return
+                }
             }
             return
         }
@@ -39,7 +50,7 @@ extension Server {
             case .request(let request, let consumed):
                 answer(request, on: connection, peer: peer, followedBy: UnsafeRawBufferPointer(rebasing: bytes[consumed...]), at: now)
             case .failure(let error):
-                log.write(.debug, .http(connection.id, peer: peer, request: "\(error)", status: error.status.rawValue))
+                log.write(.info, .http(connection.id, peer: peer, request: .unread("\(error)"), status: error.status.rawValue))
                 respond(.error(error), to: connection, includingBody: true, at: now)
             }
         }
@@ -113,7 +124,8 @@ extension Server {
     private func answer(_ request: HTTPRequest, on connection: Connection, peer: String,
                         followedBy rest: UnsafeRawBufferPointer, at now: Moment) {
         let response: HTTPResponse
-        switch WebRoute(path: request.path) {
+        let route = WebRoute(path: request.path)
+        switch route {
         case .page:
             response = ClientPage.response(to: request)
             recordPageVisitor(connection, at: now)
@@ -129,8 +141,8 @@ extension Server {
                 let host = (try? SocketAddress(peerOf: connection.fd))?.host ?? peer
                 pageVisitors.webSocketOpened(host, at: now)
                 send(accepted.encoded(), messages: 0, to: connection)
-                log.write(.debug, .http(connection.id, peer: peer, request: "\(request.method.rawValue) \(request.target)",
-                                        status: accepted.status.rawValue))
+                log.write(.info, .http(connection.id, peer: peer, request: .read(method: request.method.rawValue, path: String(request.path)),
+                                       status: accepted.status.rawValue))
                 greet(connection, as: Framing.webSocket(host: host), peer: peer, at: now)
                 if !rest.isEmpty, connection.isOpen { receive(rest, from: connection, at: now) }
                 return
@@ -138,8 +150,10 @@ extension Server {
                 response = error.response
             }
         }
-        log.write(.debug, .http(connection.id, peer: peer, request: "\(request.method.rawValue) \(request.target)",
-                                status: response.status.rawValue))
+        // The counters are for scrapers, which ask every few seconds: a detail. Anything else is a visit.
+        let level: LogLevel = route == .statistics ? .debug : .info
+        log.write(level, .http(connection.id, peer: peer, request: .read(method: request.method.rawValue, path: String(request.path)),
+                               status: response.status.rawValue))
         respond(response, to: connection, includingBody: request.method != .head, at: now)
     }
 
@@ -170,8 +184,12 @@ extension Server {
         let limit = configuration.requestHeadMilliseconds
         queue.asyncAfter(deadline: .now() + .milliseconds(limit)) { [self] in
             guard connection.isOpen, connection.dialect == .http else { return }
-            respond(.plainText(.requestTimeout, "408 Request Timeout: the request head did not end within \(limit) ms"),
-                    to: connection, includingBody: true, at: MonotonicClock.now())
+            let timeout = HTTPResponse.plainText(.requestTimeout, "408 Request Timeout: the request head did not end within \(limit) ms")
+            if case .http(_, let peer) = connection.framing {
+                log.write(.info, .http(connection.id, peer: peer, request: .unread("the request head did not end within \(limit) ms"),
+                                       status: timeout.status.rawValue))
+            }
+            respond(timeout, to: connection, includingBody: true, at: MonotonicClock.now())
             finishFailures()
         }
     }

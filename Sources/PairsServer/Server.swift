@@ -96,9 +96,9 @@ public final class Server: @unchecked Sendable {
     private var connections = ConnectionTable<Connection>()
     /// Numbers and slots for new connections.
     private var connectionIDs = ConnectionIDIssuer()
-    /// Connections whose write failed during the current event: their last input is read once the event is
-    /// over, never in the middle of reading another message.
-    private var failures: [Connection] = []
+    /// Connections whose write failed during the current event, with why: their last input is read once
+    /// the event is over, never in the middle of reading another message.
+    private var failures: [(connection: Connection, cause: DisconnectCause)] = []
     /// Connections whose welcome waits for their first bytes: briefly, or long for an address that loaded
     /// the page lately (`pageVisitors`).
     var welcomeWaits: WelcomeWaits
@@ -403,7 +403,7 @@ public final class Server: @unchecked Sendable {
         case .endOfStream:
             drop(connection, because: .closedByPeer)
         case .failed(let code):
-            drop(connection, because: .readFailed(String(cString: strerror(code))))
+            drop(connection, because: .socketError(code, whileWriting: false))
         }
     }
 
@@ -427,7 +427,8 @@ public final class Server: @unchecked Sendable {
     private func writable(_ connection: Connection) {
         guard connection.flush() else {
             switch connection.lifecycle {
-            case .open: return fail(connection)
+            // errno is still the failed send's: nothing has run since.
+            case .open: return fail(connection, because: .socketError(errno, whileWriting: true))
             case .failing, .closed: return
             case .flushing, .lingering: return release(connection)
             }
@@ -600,7 +601,8 @@ public final class Server: @unchecked Sendable {
             sayGoodbye(to: connection, .tooSlow, at: MonotonicClock.now())
             lobby.disconnect(connection.id, because: .tooSlow, at: MonotonicClock.now())
         case .failed:
-            fail(connection)
+            // errno is still the failed send's: nothing has run since.
+            fail(connection, because: .socketError(errno, whileWriting: true))
         }
     }
 
@@ -617,16 +619,16 @@ public final class Server: @unchecked Sendable {
     /// A write found the peer gone. Before the connection counts as dropped, what the peer sent before going
     /// is read and handled (once the current event is over): a client that sends `leave` and closes with
     /// unread input makes the kernel answer with a reset, and the `leave` must still count.
-    private func fail(_ connection: Connection) {
+    private func fail(_ connection: Connection, because cause: DisconnectCause) {
         guard connection.isOpen else { return }
         connection.lifecycle = .failing
-        failures.append(connection)
+        failures.append((connection, cause))
     }
 
     /// Reads the last input of every connection that failed during the event, then drops it.
     func finishFailures() {
         while !failures.isEmpty {
-            let connection = failures.removeFirst()
+            let (connection, cause) = failures.removeFirst()
             // Only a connection the lobby knows has last words for it.
             var lastWords = connection.dialect.carriesMessages
             while lastWords {
@@ -642,7 +644,7 @@ public final class Server: @unchecked Sendable {
                     lastWords = false
                 }
             }
-            drop(connection, because: .writeFailed)
+            drop(connection, because: cause)
         }
     }
 

@@ -1,8 +1,8 @@
 import PairsLobby
 
 /// What the transport itself tells the operator, beside the lobby's events (`LobbyEvent`): the server
-/// starting and stopping, connections it could not take, the log's own rotation, and the summary that
-/// replaces per-game lines under load.
+/// starting and stopping, connections it could not take, HTTP requests, the log's own rotation, and the
+/// summary that replaces per-game and per-connection lines under load and churn.
 enum ServerEvent: Hashable {
     /// Listening: where, the process id (for `kill` and `pairs load --server-pid`), the connection limit,
     /// and the file games are kept in (nil when it keeps none).
@@ -11,9 +11,9 @@ enum ServerEvent: Hashable {
     case serverFull(connections: Int)
     /// An accepted connection was closed at once: its socket could not join the epoll set.
     case unwatchable(ConnectionID, peer: String, error: String)
-    /// An HTTP request was answered with `status` (101 when it became a WebSocket): `request` is its method
-    /// and target, or why the parser refused it.
-    case http(ConnectionID, peer: String, request: String, status: Int)
+    /// An HTTP request was answered with `status` (101 when it became a WebSocket; 400, 408, 414, 431
+    /// when no request could be read).
+    case http(ConnectionID, peer: String, request: LoggedRequest, status: Int)
     /// A finished game could not be handed to the store.
     case gameNotKept(room: String, error: String)
     /// The last summary interval under load (`LogSummary`).
@@ -26,6 +26,19 @@ enum ServerEvent: Hashable {
     case logReopened(path: String)
     /// The log file could not be opened again; the old one is still written.
     case logNotReopened(path: String, error: String)
+
+    /// What the log says of an HTTP request: its method and path, or why there was none to read.
+    enum LoggedRequest: Hashable {
+        case read(method: String, path: String)
+        /// The parser refused the bytes, or the head did not arrive in time.
+        case unread(String)
+    }
+
+    /// Whether the event happens once per connection, so that a churn of connections makes as many: under
+    /// churn these are held past a rate (`LogSummary`), as the lobby's per-connection lines are.
+    var isPerConnection: Bool {
+        if case .http = self { true } else { false }
+    }
 
     var name: String {
         switch self {
@@ -52,15 +65,22 @@ enum ServerEvent: Hashable {
         case .unwatchable(let id, let peer, let error):
             [LogField("conn", .text(id.description)), LogField("error", .text(error)), LogField("peer", .text(peer))]
         case .http(let id, let peer, let request, let status):
-            [LogField("conn", .text(id.description)), LogField("peer", .text(peer)), LogField("request", .text(request)),
-             LogField("status", .integer(status))]
+            switch request {
+            case .read(let method, let path):
+                [LogField("conn", .text(id.description)), LogField("method", .text(method)), LogField("path", .text(path)),
+                 LogField("status", .integer(status)), LogField("peer", .text(peer))]
+            case .unread(let why):
+                [LogField("conn", .text(id.description)), LogField("status", .integer(status)), LogField("error", .text(why)),
+                 LogField("peer", .text(peer))]
+            }
         case .gameNotKept(let room, let error):
             [LogField("room", .text(room)), LogField("error", .text(error))]
         case .summary(let report):
             [LogField("connections", .integer(report.connections)), LogField("rooms", .integer(report.rooms)),
              LogField("games_active", .integer(report.gamesActive)), LogField("games_finished", .integer(report.gamesFinished)),
-             LogField("flips_per_second", .decimal(report.flipsPerSecond)), LogField("game_lines_held", .integer(report.gameLinesHeld)),
-             LogField("seconds", .decimal(report.seconds))]
+             LogField("flips_per_second", .decimal(report.flipsPerSecond)), LogField("game_lines_held", .integer(report.gameLinesHeld))]
+                + report.connectionLinesHeld.sorted { $0.key < $1.key }.map { LogField("\($0.key)_lines_held", .integer($0.value)) }
+                + [LogField("seconds", .decimal(report.seconds))]
         case .shuttingDown(let connections, let gamesInProgress):
             [LogField("connections", .integer(connections)), LogField("games_in_progress", .integer(gamesInProgress))]
         case .stopped:

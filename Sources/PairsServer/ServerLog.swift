@@ -8,8 +8,8 @@ import PairsWire
 /// standard error or the log file, one `write(2)` per line so lines from different threads never
 /// interleave.
 ///
-/// Nothing is formatted for a line that is not written: a level check (and under load, the summary's
-/// budget for per-game lines) comes before any string is built, and the lobby's events are typed values
+/// Nothing is formatted for a line that is not written: a level check (and under load or churn, the
+/// summary's budgets for per-game and per-connection lines) comes before any string is built, and the lobby's events are typed values
 /// until then. Nothing is logged per message or per flip at any level.
 ///
 /// Used on the server's queue, which owns it like the rest of the server's state: writes, the summary's
@@ -45,17 +45,29 @@ final class ServerLog {
 
     /// A line the lobby asked for. Per-game lines count against the summary's budget whatever the level,
     /// so that the summary says when the server is under load; beyond the budget they are written only at
-    /// debug level.
+    /// debug level. Other info lines are per connection, and beyond their kind's rate likewise.
     func write(_ entry: LogEntry) {
-        if entry.event.isPerGame, !summary.admitGameLine(), level > .debug { return }
+        if entry.event.isPerGame {
+            if !summary.admitGameLine(), level > .debug { return }
+        } else if entry.level == .info, writes(.info), !admitConnectionLine(entry.event.name) {
+            return
+        }
         guard writes(entry.level) else { return }
         emit(entry.level, entry.event.name, entry.event.fields)
     }
 
-    /// A line of the transport's own.
+    /// A line of the transport's own. Its per-connection info lines (HTTP requests) are held under churn
+    /// as the lobby's are.
     func write(_ severity: LogLevel, _ event: ServerEvent) {
         guard writes(severity) else { return }
+        if severity == .info, event.isPerConnection, !admitConnectionLine(event.name) { return }
         emit(severity, event.name, event.fields)
+    }
+
+    /// Whether a per-connection info line is written: within its kind's rate, or at debug level, where
+    /// every line is (and is still counted, so the summary says the server is under churn).
+    private func admitConnectionLine(_ name: String) -> Bool {
+        summary.admitConnectionLine(name, at: MonotonicClock.now()) || level == .debug
     }
 
     /// Starts ending a summary interval every `intervalMilliseconds` on `queue`, with the lobby's counters

@@ -55,6 +55,12 @@ func leaderboardTable() {
         "   2  zed        1        0          -             -",
     ])
     #expect(LeaderboardTable.lines(Leaderboard(variant: .classic, places: .rated([]))).last == "nobody is rated on this ladder yet")
+    // An empty solo ladder says why a name that cleared a board is not on it, and how to get there.
+    #expect(LeaderboardTable.lines(Leaderboard(variant: soloVariant, places: .solo([], by: .time))) == [
+        "the ladder of solo, 1:30 game clock, by time",
+        "no claimed name has played on this ladder yet: only claimed names are ranked",
+        "(claim yours with pairs play --name NAME --password)",
+    ])
     #expect(LeaderboardTable.time(milliseconds: 41_399) == "41.3 s")
 }
 

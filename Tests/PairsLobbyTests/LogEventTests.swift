@@ -59,8 +59,48 @@ struct LogEventTests {
         lobby.send("quit", from: bob)
         #expect(events(lobby, since: &seen) == [.disconnected(who(bob, "bob"), from: .seated(room: "r", seat: .second), .closed(.quit))])
         let idler = lobby.connect()
+        lobby.send("list", from: idler)
         lobby.advance(by: 300_000)
         #expect(events(lobby, since: &seen).contains(.disconnected(who(idler, "player\(idler.value)"), from: .lobby, .closed(.idle))))
+    }
+
+    @Test("a connection that never sent anything is no player: its end, dropped or idle, is a debug silent_close without a made-up name")
+    func silentConnectionsAreDebug() {
+        let lobby = LobbyHarness { $0.idleSeconds = 300 }
+        var seen = lobby.log.count
+        let dropped = lobby.connect()
+        let idler = lobby.connect()
+        lobby.drop(dropped, because: .resetByPeer)
+        lobby.advance(by: 300_000)
+        #expect(events(lobby, since: &seen).isEmpty, "no info line for a connection that said nothing")
+        let silent = lobby.log.filter { if case .silentClosed = $0.event { true } else { false } }
+        #expect(silent == [LogEntry(.debug, .silentClosed(dropped, peer: "127.0.0.1:\(40_000 + dropped.value)", .lost(.resetByPeer))),
+                           LogEntry(.debug, .silentClosed(idler, peer: "127.0.0.1:\(40_000 + idler.value)", .closed(.idle)))])
+    }
+
+    @Test("a leave followed by the end of the connection from the client's side is a quit; the end of a connection that did something else since is not",
+          arguments: [DisconnectCause.closedByPeer, .resetByPeer, .writeFailed("Broken pipe"), .readFailed("Connection timed out")])
+    func leaveThenGoneIsQuit(cause: DisconnectCause) {
+        let lobby = LobbyHarness()
+        let ann = lobby.player("ann", joining: "r")
+        let bob = lobby.player("bob", joining: "r")
+        lobby.send("leave", from: ann)
+        lobby.send("leave", from: bob)
+        lobby.send("list", from: bob)
+        var seen = lobby.log.count
+        lobby.drop(ann, because: cause)
+        lobby.drop(bob, because: cause)
+        #expect(events(lobby, since: &seen) == [.disconnected(who(ann, "ann"), from: .lobby, .quitAfterLeave),
+                                                .disconnected(who(bob, "bob"), from: .lobby, .lost(cause))])
+    }
+
+    @Test("a leave does not make a shutdown, or a client too slow, a quit")
+    func leaveThenServerReasonIsNotQuit() {
+        let lobby = LobbyHarness()
+        let ann = lobby.player("ann", joining: "r")
+        lobby.send("leave", from: ann)
+        lobby.drop(ann, because: .tooSlow)
+        #expect(lobby.log.last == LogEntry(.info, .disconnected(who(ann, "ann"), from: .lobby, .lost(.tooSlow))))
     }
 
     @Test("connections cut by a shutdown are logged at debug only: the transport says how many in one line")

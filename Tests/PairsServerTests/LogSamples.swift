@@ -36,6 +36,9 @@ func everyEvent(with text: String) -> [(level: LogLevel, name: String, fields: [
         .nameClaimed(who),
         .wrongPassword(who, name: text, inARow: 3),
         .roomOpened(room: text, rules: .standard),
+        .roomOpened(room: text, rules: RuleSet(variant: Variant(seats: .one, setSize: .triple, deck: .cards, scoring: .matchismo(.standard),
+                                                                 gameSeconds: 90, peekMilliseconds: 3000),
+                                               pairs: 9, turnSeconds: 0, revealMilliseconds: 500, againOnMatch: false)),
         .roomClosed(room: text),
         .joined(who, room: text, seat: .second),
         .watching(who, room: text),
@@ -43,6 +46,11 @@ func everyEvent(with text: String) -> [(level: LogLevel, name: String, fields: [
         .left(who, from: .seated(room: text, seat: .first)),
         .disconnected(who, from: .lobby, .closed(.idle)),
         .disconnected(who, from: .seated(room: text, seat: .first), .lost(.readFailed(text))),
+        .disconnected(who, from: .seated(room: text, seat: .first), .lost(.writeFailed(text))),
+        .disconnected(who, from: .lobby, .lost(.resetByPeer)),
+        .disconnected(who, from: .lobby, .quitAfterLeave),
+        .silentClosed(ConnectionID(8, slot: 2), peer: text, .lost(.resetByPeer)),
+        .silentClosed(ConnectionID(8, slot: 2), peer: text, .closed(.idle)),
         .resumed(who, room: text, seat: .first),
         .forfeited(room: text, game: 4, seat: .first, player: text, .timeouts, connection: who),
         .forfeited(room: text, game: 4, seat: .first, player: text, .away, connection: nil),
@@ -51,11 +59,14 @@ func everyEvent(with text: String) -> [(level: LogLevel, name: String, fields: [
         .gameOver(GameOverLog(room: text, game: 6, players: [players[0]], outcome: .loss, end: .timeUp)),
     ]
     let report = LogSummary.Report(connections: 2000, rooms: 1000, gamesActive: 998, gamesFinished: 15_764,
-                                   flipsPerSecond: 39_964.2, gameLinesHeld: 15_744, seconds: 10.0)
+                                   flipsPerSecond: 39_964.2, gameLinesHeld: 15_744, seconds: 10.0,
+                                   connectionLinesHeld: ["join": 19_850, "disconnect": 19_850, "http": 3])
     let server: [ServerEvent] = [
         .listening(address: "0.0.0.0:7777", pid: 4242, maxConnections: 19_984, data: text),
         .serverFull(connections: 100),
         .unwatchable(ConnectionID(9, slot: 1), peer: "10.0.0.2:1234", error: text),
+        .http(ConnectionID(9, slot: 1), peer: text, request: .read(method: "GET", path: text), status: 200),
+        .http(ConnectionID(9, slot: 1), peer: text, request: .unread(text), status: 408),
         .gameNotKept(room: text, error: text),
         .summary(report),
         .shuttingDown(connections: 3, gamesInProgress: 1),
@@ -69,7 +80,7 @@ func everyEvent(with text: String) -> [(level: LogLevel, name: String, fields: [
 /// Every event name the log has: `everyEvent` must name them all.
 let everyEventName: Set<String> = [
     "connect", "name_claimed", "wrong_password", "room_open", "room_close", "join", "watch", "leave", "disconnect",
-    "resume", "forfeit", "game_over", "listening", "server_full", "accept_failed", "game_not_kept", "summary",
+    "silent_close", "resume", "forfeit", "game_over", "listening", "server_full", "accept_failed", "http", "game_not_kept", "summary",
     "shutdown", "stopped", "log_reopened", "log_reopen_failed",
 ]
 
