@@ -44,6 +44,10 @@ final class Connection: @unchecked Sendable {
     /// while a read's messages are handled, and answered.
     private(set) var dialect: Dialect
     var output = OutputQueue()
+    /// The peer's address once the connection is a WebSocket, for `PageVisitors` when it closes (the peer
+    /// may be gone by then). Kept here rather than in `framing`, which a read is mutating when a message's
+    /// answer can close the connection.
+    var webSocketHost: String?
 
     /// The server's epoll set, once the connection is in it.
     private var poller: EventPoller?

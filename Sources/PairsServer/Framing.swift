@@ -47,17 +47,11 @@ enum Framing {
     /// keeps as little as it can per idle connection). Mutated in place, so a read allocates nothing.
     final class WebSocketReader {
         var decoder = WebSocketFrameDecoder(maxMessageBytes: LineFramer.maxLineBytes)
-        /// The peer's address, for `PageVisitors` when the WebSocket closes (the peer may be gone by then).
-        let host: String
-
-        init(host: String) {
-            self.host = host
-        }
     }
 
-    /// The framing of a connection from `host` that upgraded to a WebSocket: messages as long as lines may be.
-    static func webSocket(host: String) -> Framing {
-        .webSocket(WebSocketReader(host: host))
+    /// The framing of a connection that upgraded to a WebSocket: messages as long as lines may be.
+    static func webSocket() -> Framing {
+        .webSocket(WebSocketReader())
     }
 
     /// What a connection with this framing speaks.

@@ -143,7 +143,8 @@ extension Server {
                 send(accepted.encoded(), messages: 0, to: connection)
                 log.write(.info, .http(connection.id, peer: peer, request: .read(method: request.method.rawValue, path: String(request.path)),
                                        status: accepted.status.rawValue))
-                greet(connection, as: Framing.webSocket(host: host), peer: peer, at: now)
+                connection.webSocketHost = host
+                greet(connection, as: Framing.webSocket(), peer: peer, at: now)
                 if !rest.isEmpty, connection.isOpen { receive(rest, from: connection, at: now) }
                 return
             } catch {

@@ -701,7 +701,7 @@ public final class Server: @unchecked Sendable {
     /// forgotten the connection by then (it closed it, or heard of its end), so no table holds the slot.
     private func release(_ connection: Connection) {
         if case .closed = connection.lifecycle { return }
-        if case .webSocket(let reader) = connection.framing { pageVisitors.webSocketClosed(reader.host, at: MonotonicClock.now()) }
+        if let host = connection.webSocketHost { pageVisitors.webSocketClosed(host, at: MonotonicClock.now()) }
         connections[connection.id] = nil
         connection.closeSocket()
         connectionIDs.retire(connection.id)

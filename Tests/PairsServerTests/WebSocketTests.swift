@@ -1,7 +1,7 @@
 import Foundation
 import PairsLobby
 import PairsRules
-import PairsServer
+@testable import PairsServer
 import PairsTestSupport
 import PairsWeb
 import PairsWire
@@ -19,6 +19,31 @@ struct WebSocketTests {
         try client.readWelcome()
         #expect(client.textFrameCount == 1)
         #expect(server.statistics().connections == 1)
+    }
+
+    @Test("a WebSocket that says quit and resets at once is let go while its frame is still being read, and the server serves on")
+    func quitThenResetWhileReading() throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let quitter = try TestClient(port: server.port, transport: .webSocket)
+        try quitter.readWelcome()
+        // A pong left unread, so that closing makes the kernel answer the server with a reset.
+        quitter.send("ping")
+        try blockingWaitUntil("the pong in the quitter's socket") { quitter.hasUnreadBytes() }
+        // Hold the server's queue while the quit and the reset arrive: the bye it then writes fails inside the
+        // read that brought the quit, and the connection is let go from there (once a crash: the goodbye
+        // read the connection's framing, which that read was mutating).
+        let held = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        server.queue.async { held.signal(); release.wait() }
+        held.wait()
+        quitter.send("quit")
+        quitter.close()
+        release.signal()
+        try blockingWaitUntil("the quitter gone") { server.statistics().connections == 0 }
+        let other = try TestClient(port: server.port, transport: .webSocket)
+        other.send(#"{"type":"ping","id":3}"#)
+        _ = try other.waitFor("pong") { $0 == .pong(id: .integer(3)) }
     }
 
     @Test("a line client and a WebSocket client play a whole game, in either seat, and see the same final state",
