@@ -47,6 +47,8 @@ extension PlayController {
     /// leave and exit with `status`.
     func requestQuit(status: Int32, bySignal: Bool = false) {
         if model.confirmation == .quit, bySignal { return confirmed(.quit, status: status) }
+        // Ctrl-C while already on the way out (waiting for the server's last words) means now.
+        if model.isQuitting, bySignal { return leaveAndExit(status: status) }
         guard model.isInGame, asksBeforeForfeiting else {
             return bySignal ? leaveAndExit(status: status) : quit()
         }
@@ -58,8 +60,9 @@ extension PlayController {
     func confirmed(_ confirmation: ExitConfirmation, status: Int32) {
         model.dismissConfirmation()
         switch confirmation {
-        case .quit where status == 0: quit()
-        case .quit: leaveAndExit(status: status)
+        // Ctrl-C as the yes leaves as /quit does, waiting (`ClientSession.quitTimeoutMilliseconds` at
+        // most) for the state that ends the game, so the result is said on the normal screen either way.
+        case .quit: quit(status: status)
         case .leave:
             session.send(.leave)
             showNotice()
@@ -82,8 +85,9 @@ extension PlayController {
     }
 
     /// Leaves the room (so the opponent is not kept waiting for the grace period), forgets the seat, and
-    /// says goodbye; the program ends once the server has closed.
-    func quit() {
+    /// says goodbye; the program ends once the server has closed, with `status`.
+    func quit(status: Int32 = 0) {
+        quitStatus = status
         model.quitting()
         if model.room != nil { session.send(.leave) }
         forgetHeldSeat()
