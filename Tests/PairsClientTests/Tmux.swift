@@ -50,6 +50,11 @@ final class Tmux: Sendable {
         try await run(["pipe-pane", "-o", "cat >> " + Self.quote(path)])
     }
 
+    /// The pane's title, which a program can set with an escape sequence (OSC 0 or 2).
+    func paneTitle() async throws -> String {
+        try await run(["display-message", "-p", "#{pane_title}"])
+    }
+
     /// Whether the window is showing the alternate screen.
     func isAlternateScreenOn() async throws -> Bool {
         try await run(["display-message", "-p", "#{alternate_on}"]).hasPrefix("1")
