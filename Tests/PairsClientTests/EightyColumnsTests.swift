@@ -76,7 +76,7 @@ struct EightyColumnsTests {
         defer { server.stop() }
         let flags = ["--host", "127.0.0.1", "--port", String(server.port), "--room", "cards"]
         let rules = ["--match", "3", "--deck", "cards", "--scoring", "matchismo", "--pairs", "4", "--again-on-match", "false"]
-        let first = try Subprocess(try Tools.pairs(), ["bot"] + flags + rules + ["--think-ms", "150", "--name", "player107", "--seed", "1"])
+        let first = try Subprocess(try Tools.pairs(), ["bot"] + flags + rules + ["--think-ms", "300", "--name", "player107", "--seed", "1"])
         defer { first.terminate() }
         try await waitUntil("the room") { server.statistics().rooms == 1 }
         // The same game told in plain lines, whole, to hold the screen against.
@@ -85,7 +85,7 @@ struct EightyColumnsTests {
         try await withTmux([try Tools.pairs().path, "play", "--watch", "cards", "--host", "127.0.0.1", "--port", String(server.port)],
                            environment: ["NO_COLOR": "1"], columns: 80, rows: 24) { terminal in
             try await terminal.waitForScreen("watching") { $0.contains("watching") }
-            let second = try Subprocess(try Tools.pairs(), ["bot"] + flags + ["--think-ms", "150", "--name", "player208", "--seed", "2"])
+            let second = try Subprocess(try Tools.pairs(), ["bot"] + flags + ["--think-ms", "300", "--name", "player208", "--seed", "2"])
             defer { second.terminate() }
             // Every screen until the game is over: no event is ever cut, and score lines as the plain
             // transcript has them show whole.
@@ -102,8 +102,9 @@ struct EightyColumnsTests {
             let longest = wholeScoreLines.map(\.count).max() ?? 0
             // Two columns of indent and the line would not fit 79 columns: before, it was cut.
             #expect(longest > 77, "a score line as long as the issue's: \(wholeScoreLines)")
-            // A rematch, and one of them is gone without a word (a crash): the seat is kept for a while.
-            try await terminal.waitForScreen("game 2", timeout: .seconds(30)) { $0.contains("game 2") }
+            // In the next game (the bots ask for rematches), one of them is gone without a word (a crash):
+            // the seat is kept for a while.
+            try await terminal.waitForScreen("a game in play", timeout: .seconds(30)) { $0.contains("'s turn") }
             kill(second.pid, SIGKILL)
             let lost = "player208 lost the connection; the seat is kept for the server's grace period (60 s by default)"
             screen = try await terminal.waitForScreen("the drop", timeout: .seconds(30)) { flowing($0).contains(lost) }

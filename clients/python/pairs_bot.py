@@ -683,13 +683,15 @@ def main():
     bot.password = os.environ.get("PAIRS_PASSWORD") or None
     if bot.password is None and args.password:
         bot.password = read_password("password for %s: " % bot.name)
+    stopped = False
     try:
         bot.run()
     except KeyboardInterrupt:
-        pass
+        stopped = True
     except OSError as error:
         fail("the connection failed: %s" % (error.strerror or error))
-    if bot.results:
+    # Stopped with Ctrl-C, the total is said even before a game has ended, as pairs bot says it.
+    if bot.results or stopped:
         count = len(bot.results)
         print("total: %d game%s, %d won, %d lost, %d drawn" % (
             count, "" if count == 1 else "s", bot.results.count("won"), bot.results.count("lost"),
