@@ -346,9 +346,12 @@ public struct ScreenRenderer: Sendable {
     /// `text` after two columns, in rows no wider than the line, the rows after the first after four.
     private func wrapped(_ text: String) -> [String] {
         let first = "  ", more = "    "
-        return TerminalText.wrap(text, columns: max(1, lineWidth - more.count)).enumerated().map { index, part in
-            fitted((index == 0 ? first : more) + part)
-        }
+        let rows = TerminalText.wrap(text, columns: max(1, lineWidth - first.count))
+        // The rest goes on two columns further in, so it is rewrapped to the narrower rows; a first row
+        // that is not where the text starts (a word too long for any row, cut) is kept as it is.
+        guard rows.count > 1, let head = rows.first, text.hasPrefix(head) else { return rows.map { fitted(first + $0) } }
+        let rest = text.dropFirst(head.count).drop { $0 == " " }
+        return [fitted(first + head)] + TerminalText.wrap(String(rest), columns: max(1, lineWidth - more.count)).map { fitted(more + $0) }
     }
 
     /// The answer to what the player typed, wrapped to the width: "» " before a notice, "! " before an error.
