@@ -49,13 +49,15 @@ struct EightyColumnsTests {
             try text.replacingOccurrences(of: "pid \(getpid())\n", with: "pid 0\n").write(toFile: path, atomically: true, encoding: .utf8)
         }
         let flags = ["--host", "127.0.0.1", "--port", String(port), "--room", "kitchen"]
-        let bot = try Subprocess(try Tools.pairs(), ["bot"] + flags + ["--think-ms", "300", "--name", "robo", "--seed", "2"])
+        // A slow bot, so the news at the start stays in the event log while the screen is read.
+        let bot = try Subprocess(try Tools.pairs(), ["bot"] + flags + ["--think-ms", "1500", "--name", "robo", "--seed", "2"])
         defer { bot.terminate() }
         try await withTmux([try Tools.pairs().path, "play"] + flags + ["--name", "ann"],
                            environment: state.environment.merging(["NO_COLOR": "1"]) { $1 }, columns: 80, rows: 24) { terminal in
             let gone = "the seat saved from last time is gone (that token is unknown, expired or already used); joining room kitchen afresh"
-            var screen = try await terminal.waitForScreen("the game, and the news of the seat") { $0.contains("game 1") && $0.contains("robo") }
-            #expect(flowing(screen).contains(gone), "\(screen)")
+            var screen = try await terminal.waitForScreen("the game, and the news of the seat", timeout: .seconds(30)) {
+                $0.contains("game 1") && flowing($0).contains(gone)
+            }
             #expect(cutRows(screen).isEmpty, "\(screen)")
 
             // A crash and a new server on the same port: the seat and the game are gone with the first.
@@ -78,7 +80,7 @@ struct EightyColumnsTests {
         let rules = ["--match", "3", "--deck", "cards", "--scoring", "matchismo", "--pairs", "4", "--again-on-match", "false"]
         let first = try Subprocess(try Tools.pairs(), ["bot"] + flags + rules + ["--think-ms", "300", "--name", "player107", "--seed", "1"])
         defer { first.terminate() }
-        try await waitUntil("the room") { server.statistics().rooms == 1 }
+        try await waitUntil("the room", timeout: .seconds(30)) { server.statistics().rooms == 1 }
         // The same game told in plain lines, whole, to hold the screen against.
         let transcript = try Subprocess(try Tools.pairs(), ["play", "--watch", "cards", "--host", "127.0.0.1", "--port", String(server.port)])
         defer { transcript.terminate() }
@@ -140,7 +142,7 @@ struct EightyColumnsTests {
         defer { server.stop() }
         try await withTmux([try Tools.pairs().path, "bot", "--host", "127.0.0.1", "--port", String(server.port), "--room", "alone",
                             "--name", "robo"], columns: 80, rows: 24) { terminal in
-            try await waitUntil("the bot's room") { server.statistics().rooms == 1 }
+            try await waitUntil("the bot's room", timeout: .seconds(30)) { server.statistics().rooms == 1 }
             try await terminal.press("C-c")
             let after = try await terminal.waitForScreen("the exit") { $0.contains("[exit ") }
             #expect(after.contains("total: 0 games, 0 won, 0 lost, 0 drawn"), "\(after)")
