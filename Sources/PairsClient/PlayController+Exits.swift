@@ -23,7 +23,8 @@ extension PlayController {
         signals.start(on: queue) { [unowned self] number in
             switch number {
             case SIGINT: requestQuit(status: Self.interruptedStatus, bySignal: true)
-            case SIGTERM: leaveAndExit(status: Self.terminatedStatus)
+            // Asked to stop: leave as /quit does, so the result is said, but at once if asked again.
+            case SIGTERM: model.isQuitting ? leaveAndExit(status: Self.terminatedStatus) : quit(status: Self.terminatedStatus)
             case SIGHUP: hangUp()
             case SIGTSTP:
                 // Ctrl-Z: give the shell its normal screen back while stopped, and take it again on `fg`.

@@ -136,6 +136,24 @@ struct EightyColumnsTests {
         }
     }
 
+    @Test("stopped with SIGTERM during a game, pairs play leaves, and says the result on the normal screen; exit 143",
+          Tools.needs("tmux"), .timeLimit(.minutes(1)))
+    func terminationSaysTheResult() async throws {
+        let server = try startServer(pairs: 8, seed: 4)
+        defer { server.stop() }
+        let flags = ["--host", "127.0.0.1", "--port", String(server.port), "--room", "term"]
+        let bot = try Subprocess(try Tools.pairs(), ["bot"] + flags + ["--think-ms", "100", "--name", "robo"])
+        defer { bot.terminate() }
+        try await withTmux([try Tools.pairs().path, "play"] + flags + ["--name", "ann"], environment: ["NO_COLOR": "1"],
+                           columns: 80, rows: 24) { terminal in
+            try await terminal.waitForScreen("the game") { $0.contains("game 1") }
+            try await terminal.signalCommand(SIGTERM)
+            let after = try await terminal.waitForScreen("the exit") { $0.contains("[exit ") }
+            #expect(after.contains("[exit 143]"))
+            #expect(after.contains("game over: robo wins by forfeit"), "\(after)")
+        }
+    }
+
     @Test("Ctrl-C stops pairs bot with its total line, even before a game has ended", Tools.needs("tmux"), .timeLimit(.minutes(1)))
     func botSaysItsTotalOnControlC() async throws {
         let server = try startServer(pairs: 3, seed: 4)
