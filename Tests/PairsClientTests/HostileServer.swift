@@ -42,8 +42,9 @@ final class HostileServerLines {
         fileprivate func add(_ strings: Int) { count.add(strings, ordering: .relaxed) }
     }
 
-    /// Members whose string value a client shows.
-    static let shownStrings: Set<String> = ["name", "from", "text", "room", "server", "hint", "message", "face", "started", "ended"]
+    /// Members whose string value a client shows or may show. The others are words a client must recognise
+    /// (`type`, `code`, `phase`...), poisoned only to make the message unreadable, or the token it hands back.
+    static let shownStrings: Set<String> = ["name", "from", "text", "room", "server", "session", "hint", "message", "face", "started", "ended"]
     /// Members whose array of strings a client shows: a room's players, a replay's deal, help lines.
     static let shownStringArrays: Set<String> = ["players", "deal", "commands"]
 
