@@ -118,6 +118,9 @@ struct HostileServerTests {
         for (what, bytes) in HostileText.rawSequences {
             #expect(output.firstRange(of: bytes) == nil, "\(what) reached the terminal")
         }
+        // The client writes 7-bit escape sequences only: no C1 control (U+0080...U+009F, C2 80...C2 9F in
+        // UTF-8) of any kind reached the terminal.
+        #expect(!zip(output, output.dropFirst()).contains { $0 == 0xC2 && (0x80...0x9F).contains($1) })
         }
     }
 
