@@ -35,7 +35,8 @@ public final class ClientConnection: @unchecked Sendable {
     private var framer = LineFramer()
     private var handler: ((ConnectionEvent) -> Void)?
     /// Sees every line as it came, before its event: for a client that passes the server's words on as
-    /// they are (`pairs history --json`). Set before `start`.
+    /// they are (`pairs history --json`), with whatever could drive a terminal escaped
+    /// (`NetworkText.printable(line:)`). Set before `start`.
     public var onLine: (([UInt8]) -> Void)?
     private var readBuffer = [UInt8](repeating: 0, count: ClientConnection.readChunkBytes)
     /// Set once the connection has ended, so `.closed` is reported exactly once.
@@ -155,16 +156,17 @@ public final class ClientConnection: @unchecked Sendable {
                     switch frame {
                     case .line(let line):
                         guard line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else { return }
+                        let printable = keepsLines ? Array(NetworkText.printable(line: line).utf8) : nil
                         do throws(ServerMessageError) {
-                            switch try ServerMessageDecoder.decodeNotingUnknown(line: line) {
+                            switch try Self.decode(line) {
                             case .message(let message, let unknown):
                                 if let unknown { events.append((.skippedUnknown(unknown), nil)) }
-                                events.append((.message(message), keepsLines ? Array(line) : nil))
+                                events.append((.message(message), printable))
                             case .unknownType(let type):
-                                events.append((.skippedUnknown(.messageType(type)), keepsLines ? Array(line) : nil))
+                                events.append((.skippedUnknown(.messageType(type)), printable))
                             }
                         } catch {
-                            events.append((.unreadableLine(error), keepsLines ? Array(line) : nil))
+                            events.append((.unreadableLine(error), printable))
                         }
                     case .tooLong:
                         events.append((.lineTooLong, nil))
@@ -185,6 +187,18 @@ public final class ClientConnection: @unchecked Sendable {
         case .failed(let code):
             end(.failed(String(cString: strerror(code))))
         }
+    }
+
+    /// One line read as a message, with every string in it cleaned (`NetworkText`) before anything else
+    /// sees it: from here on, what the server said can be printed.
+    static func decode(_ line: some Collection<UInt8>) throws(ServerMessageError) -> ServerMessageDecoder.DecodedLine {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(Array(line))
+        } catch {
+            throw .badJSON(error)
+        }
+        return try ServerMessageDecoder.decodeNotingUnknown(NetworkText.clean(value))
     }
 
     private func end(_ reason: ConnectionEnd) {

@@ -23,7 +23,8 @@ extension PlayController {
         signals.start(on: queue) { [unowned self] number in
             switch number {
             case SIGINT: requestQuit(status: Self.interruptedStatus, bySignal: true)
-            case SIGTERM: leaveAndExit(status: Self.terminatedStatus)
+            // Asked to stop: leave as /quit does, so the result is said, but at once if asked again.
+            case SIGTERM: model.isQuitting ? leaveAndExit(status: Self.terminatedStatus) : quit(status: Self.terminatedStatus)
             case SIGHUP: hangUp()
             case SIGTSTP:
                 // Ctrl-Z: give the shell its normal screen back while stopped, and take it again on `fg`.
@@ -47,6 +48,8 @@ extension PlayController {
     /// leave and exit with `status`.
     func requestQuit(status: Int32, bySignal: Bool = false) {
         if model.confirmation == .quit, bySignal { return confirmed(.quit, status: status) }
+        // Ctrl-C while already on the way out (waiting for the server's last words) means now.
+        if model.isQuitting, bySignal { return leaveAndExit(status: status) }
         guard model.isInGame, asksBeforeForfeiting else {
             return bySignal ? leaveAndExit(status: status) : quit()
         }
@@ -58,8 +61,9 @@ extension PlayController {
     func confirmed(_ confirmation: ExitConfirmation, status: Int32) {
         model.dismissConfirmation()
         switch confirmation {
-        case .quit where status == 0: quit()
-        case .quit: leaveAndExit(status: status)
+        // Ctrl-C as the yes leaves as /quit does, waiting (`ClientSession.quitTimeoutMilliseconds` at
+        // most) for the state that ends the game, so the result is said on the normal screen either way.
+        case .quit: quit(status: status)
         case .leave:
             session.send(.leave)
             showNotice()
@@ -82,8 +86,9 @@ extension PlayController {
     }
 
     /// Leaves the room (so the opponent is not kept waiting for the grace period), forgets the seat, and
-    /// says goodbye; the program ends once the server has closed.
-    func quit() {
+    /// says goodbye; the program ends once the server has closed, with `status`.
+    func quit(status: Int32 = 0) {
+        quitStatus = status
         model.quitting()
         if model.room != nil { session.send(.leave) }
         forgetHeldSeat()

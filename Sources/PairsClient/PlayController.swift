@@ -75,6 +75,9 @@ public final class PlayController: @unchecked Sendable {
     /// The last result seen, said again on the normal screen after leaving the full screen.
     private var lastResult: [String] = []
     private var isFinished = false
+    /// What the program exits with once a quit has run its course: 0, or Ctrl-C's status when that was how
+    /// the player said yes.
+    var quitStatus: Int32 = 0
     /// Whether a person types the input, who can answer a question (a script's input cannot).
     let asksBeforeForfeiting: Bool
     /// The request the program sent at the start, while its answer is awaited.
@@ -384,7 +387,7 @@ public final class PlayController: @unchecked Sendable {
         let code: Int32
         switch end {
         case .quit:
-            code = status ?? 0
+            code = status ?? quitStatus
             if isTerminal { for line in lastResult { StandardStream.writeLine(line) } }
         case .cannotConnect(let error):
             code = 1

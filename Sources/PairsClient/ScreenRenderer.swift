@@ -115,8 +115,8 @@ public struct ScreenRenderer: Sendable {
             lines += middle
             if blankAroundBoard > 0 { lines.append("") }
         }
-        lines += padded(model.history.suffix(eventCount).map { fitted("  " + $0) }, to: eventCount)
-        lines += padded(model.chat.suffix(chatCount).map { chatLine($0) }, to: chatCount)
+        lines += padded(lastRows(of: model.history, count: eventCount) { $0 }, to: eventCount)
+        lines += padded(lastRows(of: model.chat, count: chatCount, chatLine), to: chatCount)
         if blankBeforeNotice > 0 { lines.append("") }
         lines += noticeLines(model, wrapped: notice, count: noticeCount)
         if noticeLine > 0 { lines.append("") }
@@ -326,7 +326,32 @@ public struct ScreenRenderer: Sendable {
         } else {
             from = style.paint(line.from + " (watching)", .bold)
         }
-        return fitted("  " + from + ": " + line.text)
+        return from + ": " + line.text
+    }
+
+    /// The last `count` rows that `entries` take, each entry as `text` words it, indented two columns and
+    /// wrapped to the width with its further rows indented two more: an event or a chat line too long for
+    /// the terminal ("… lost the connection; the seat is kept for the server's grace period (60 s by
+    /// default)") goes on in the next row instead of being cut, so nothing a player must know is lost.
+    /// Only the entries that can show are wrapped.
+    private func lastRows<Entry>(of entries: [Entry], count: Int, _ text: (Entry) -> String) -> [String] {
+        var rows: [String] = []
+        for entry in entries.reversed() {
+            guard rows.count < count else { break }
+            rows.insert(contentsOf: wrapped(text(entry)), at: 0)
+        }
+        return Array(rows.suffix(count))
+    }
+
+    /// `text` after two columns, in rows no wider than the line, the rows after the first after four.
+    private func wrapped(_ text: String) -> [String] {
+        let first = "  ", more = "    "
+        let rows = TerminalText.wrap(text, columns: max(1, lineWidth - first.count))
+        // The rest goes on two columns further in, so it is rewrapped to the narrower rows; a first row
+        // that is not where the text starts (a word too long for any row, cut) is kept as it is.
+        guard rows.count > 1, let head = rows.first, text.hasPrefix(head) else { return rows.map { fitted(first + $0) } }
+        let rest = text.dropFirst(head.count).drop { $0 == " " }
+        return [fitted(first + head)] + TerminalText.wrap(String(rest), columns: max(1, lineWidth - more.count)).map { fitted(more + $0) }
     }
 
     /// The answer to what the player typed, wrapped to the width: "» " before a notice, "! " before an error.

@@ -12,7 +12,8 @@ public enum ServerQuery {
     /// The whole answer: the message its lines make together, and the lines as they came.
     public struct Answer: Sendable, Hashable {
         public var message: ServerMessage
-        /// Each line of the answer, as the server sent it (without the newline).
+        /// Each line of the answer, as the server sent it (without the newline) but for what could drive a
+        /// terminal, escaped (`NetworkText.printable(line:)`).
         public var lines: [[UInt8]]
     }
 

@@ -33,6 +33,12 @@ public enum ServerMessageDecoder {
         } catch {
             throw .badJSON(error)
         }
+        return try decodeNotingUnknown(value)
+    }
+
+    /// Decodes one line already parsed, as `decodeNotingUnknown(line:)` does: for a client that goes over
+    /// the parsed value first (the terminal client cleans every string in it).
+    public static func decodeNotingUnknown(_ value: JSONValue) throws(ServerMessageError) -> DecodedLine {
         guard let object = value.objectValue else { throw .notAnObject }
         var reader = Reader(object: object, path: "")
         let type = try reader.string("type")

@@ -61,6 +61,9 @@ enum BotCommand {
     private final class Launcher: @unchecked Sendable {
         let configuration: BotConfiguration
         private var runner: BotRunner?
+        /// Whether a signal stopped the runner: the total is then said even before any game ended, so the
+        /// person who pressed Ctrl-C sees the bot stop and how it did.
+        private var wasStopped = false
 
         init(configuration: BotConfiguration) {
             self.configuration = configuration
@@ -75,13 +78,18 @@ enum BotCommand {
                 diagnostics: { StandardStream.writeErrorLine("pairs bot: \($0)") })
             self.runner = runner
             runner.start { outcome in
-                if !outcome.records.isEmpty { StandardStream.writeLine(total(outcome.records)) }
-                if let failure = outcome.failure {
-                    StandardStream.writeErrorLine("pairs bot: \(failure)")
-                    exit(1)
-                }
-                exit(0)
+                // Back on the main queue, where `wasStopped` lives.
+                DispatchQueue.main.async { [self] in finish(outcome) }
             }
+        }
+
+        private func finish(_ outcome: BotRunner.Outcome) {
+            if !outcome.records.isEmpty || wasStopped { StandardStream.writeLine(total(outcome.records)) }
+            if let failure = outcome.failure {
+                StandardStream.writeErrorLine("pairs bot: \(failure)")
+                exit(1)
+            }
+            exit(0)
         }
 
         func stop() {
@@ -89,6 +97,7 @@ enum BotCommand {
                 TerminalInputMode.restore()
                 exit(130)
             }
+            wasStopped = true
             runner.stop()
         }
     }

@@ -76,7 +76,8 @@ enum QueryCommand {
         }
     }
 
-    /// The answer's lines as the server sent them.
+    /// The answer's lines as the server sent them, but for what could drive a terminal, escaped by the
+    /// connection (`NetworkText.printable(line:)`).
     static func printLines(of answer: ServerQuery.Answer) {
         for line in answer.lines { StandardStream.writeLine(String(decoding: line, as: UTF8.self)) }
     }

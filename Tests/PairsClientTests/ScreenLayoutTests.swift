@@ -197,3 +197,22 @@ func terminalWidths() {
     #expect(TerminalText.wrap("one two three", columns: 7) == ["one two", "three"])
     #expect(TerminalText.wrap("abcdefghij", columns: 4) == ["abc…"])
 }
+
+@Test("an event or a chat line too long for the width goes on in the next row, indented, instead of being cut; the rows it takes come out of the event log's")
+func longEventsAndChatWrap() {
+    let now = Moment(milliseconds: 0)
+    var model = PlayModel(endpoint: ServerEndpoint(host: "localhost", port: 7777))
+    _ = model.apply(.ready(Welcome(server: "pairs test", session: "c1", hint: "")), at: now)
+    _ = model.apply(.message(.joined(Joined(room: "kitchen", seat: .second, token: "t"))), at: now)
+    _ = model.apply(.message(.chat(ChatMessage(room: "kitchen", from: "player107", seat: .first,
+                                               text: "a chat line long enough that at eighty columns it cannot fit on one row"))), at: now)
+    _ = model.apply(.message(stateMessage(makeState(seq: 1, names: ["player107", "ann"]))), at: now)
+    _ = model.apply(.message(stateMessage(makeState(seq: 2, names: ["player107", "ann"], event: .disconnect(.first)))), at: now)
+    let lines = ScreenRenderer(style: .plain, rows: 24, columns: 80).render(model, at: now)
+    #expect(lines.contains("  player107 lost the connection; the seat is kept for the server's grace period"), "\(lines.joined(separator: "\n"))")
+    #expect(lines.contains("    (60 s by default)"), "\(lines.joined(separator: "\n"))")
+    #expect(lines.contains("  player107¹: a chat line long enough that at eighty columns it cannot fit on"))
+    #expect(lines.contains("    one row"))
+    #expect(!lines.contains { $0.hasSuffix("…") }, "\(lines.joined(separator: "\n"))")
+    #expect(lines.count == 22 && lines.allSatisfy { TerminalText.width($0) <= 79 })
+}

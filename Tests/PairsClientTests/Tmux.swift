@@ -50,6 +50,21 @@ final class Tmux: Sendable {
         try await run(["pipe-pane", "-o", "cat >> " + Self.quote(path)])
     }
 
+    /// The pane's title, which a program can set with an escape sequence (OSC 0 or 2).
+    func paneTitle() async throws -> String {
+        try await run(["display-message", "-p", "#{pane_title}"])
+    }
+
+    /// Sends `signal` to the command running in the window: the one child of the pane's shell.
+    func signalCommand(_ signal: Int32) async throws {
+        let shell = try await run(["display-message", "-p", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let children = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
+        guard let pid = children.split(separator: " ").first.flatMap({ pid_t($0) }) else {
+            throw Tools.Missing(description: "no command running under the pane's shell \(shell)")
+        }
+        Glibc.kill(pid, signal)
+    }
+
     /// Whether the window is showing the alternate screen.
     func isAlternateScreenOn() async throws -> Bool {
         try await run(["display-message", "-p", "#{alternate_on}"]).hasPrefix("1")

@@ -21,6 +21,10 @@ is its own, so its games count on the ladders: only games between claimed names 
 
 Exit status: 0 once the games are played, 1 if it cannot connect or the server goes away, 2 on a bad option.
 
+Every string a server sends is cleaned before anything is printed (`printable`): a server, or anyone on
+the path, could otherwise put escape sequences in a name that set the terminal's title or clipboard,
+clear its screen or type into it.
+
 It reads only what protocol.md promises, so it plays against any server that follows it: an event may be
 just its `kind` (seat, card, cards and id are optional), and message types, event kinds and fields it does
 not know are skipped, as protocol.md asks (the first such type or kind is mentioned once on stderr).
@@ -35,6 +39,7 @@ import select
 import socket
 import sys
 import time
+import unicodedata
 
 PROTOCOL_VERSION = 1
 # The message types and event kinds of protocol.md; anything else comes from a newer protocol and is skipped.
@@ -50,6 +55,27 @@ MAX_CONSECUTIVE_REFUSALS = 10
 CONNECT_TIMEOUT_S = 5.0
 # The protocol's line limit is 4096 bytes; a server line longer than this is not one we can use.
 MAX_LINE_BYTES = 64 * 1024
+
+
+def printable(value):
+    """`value` (a parsed line, or any part of one) with every string in it, member names too, safe to print:
+    control characters (C0 such as ESC, DEL, C1 such as U+009B), format characters (bidirectional overrides,
+    invisible ones; U+200D, which holds emoji together, stays) and lone surrogates are removed, and every
+    whitespace character (tab, CR, NEL, line separators) becomes a space. The rules of the server's own
+    TextCleaner, as `pairs` applies them to what it reads."""
+    if isinstance(value, str):
+        return "".join(" " if char.isspace() else char for char in value if char.isspace() or not unsafe(char))
+    if isinstance(value, list):
+        return [printable(element) for element in value]
+    if isinstance(value, dict):
+        return {printable(key): printable(element) for key, element in value.items()}
+    return value
+
+
+def unsafe(char):
+    """Whether a character acts on a terminal or on the direction of text instead of showing."""
+    category = unicodedata.category(char)
+    return category in ("Cc", "Cs") or (category == "Cf" and char != "\u200d")
 
 
 class Memory:
@@ -420,7 +446,7 @@ class Bot:
             if not line.strip():
                 continue
             try:
-                message = json.loads(line)
+                message = printable(json.loads(line))
             except ValueError:
                 print("pairs_bot.py: ignored a line that is not JSON", file=sys.stderr)
                 continue
@@ -657,13 +683,15 @@ def main():
     bot.password = os.environ.get("PAIRS_PASSWORD") or None
     if bot.password is None and args.password:
         bot.password = read_password("password for %s: " % bot.name)
+    stopped = False
     try:
         bot.run()
     except KeyboardInterrupt:
-        pass
+        stopped = True
     except OSError as error:
         fail("the connection failed: %s" % (error.strerror or error))
-    if bot.results:
+    # Stopped with Ctrl-C, the total is said even before a game has ended, as pairs bot says it.
+    if bot.results or stopped:
         count = len(bot.results)
         print("total: %d game%s, %d won, %d lost, %d drawn" % (
             count, "" if count == 1 else "s", bot.results.count("won"), bot.results.count("lost"),
