@@ -59,7 +59,8 @@ public enum TextCommand {
             return Request(.profile(name: try RequestDecoder.name(String(rest))))
         case "leave": return try noArguments(.leave)
         case "rematch": return try noArguments(.rematch)
-        case "list": return try noArguments(.list)
+        case "list":
+            return Request(rest.isEmpty ? .list : .list(ListQuery(after: try RequestDecoder.cursor(String(rest)))))
         case "ping": return try noArguments(.ping)
         case "stats": return try noArguments(.stats)
         case "help": return try noArguments(.help)

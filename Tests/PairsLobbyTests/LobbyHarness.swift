@@ -44,9 +44,9 @@ final class LobbyHarness {
 
     /// A new connection, greeted.
     @discardableResult
-    func connect() -> ConnectionID {
+    func connect(from host: String = "127.0.0.1") -> ConnectionID {
         let id = ids.issue()
-        lobby.connect(id, peer: "127.0.0.1:\(40_000 + id.value)", at: now)
+        lobby.connect(id, peer: "\(host):\(40_000 + id.value)", at: now)
         collect()
         return id
     }
