@@ -61,6 +61,41 @@ struct RoomListTests {
         #expect(pages == 9, "60 rooms in pages of 7")
     }
 
+    @Test("paging stays exact while rooms come, fill and go: 1,500 rooms, a third full, a fifth left again, read in pages of 50")
+    func pagingThroughChurn() throws {
+        let lobby = LobbyHarness { $0.rateLimit = nil }
+        var open: Set<String> = [], full: Set<String> = []
+        var leavers: [(ConnectionID, String)] = []
+        for number in 0..<1_500 {
+            // Names in no particular order, so rooms land all over the list.
+            let name = "r\((number * 7_919) % 1_500)"
+            let first = lobby.player("a\(number)", joining: name)
+            if number % 3 == 0 {
+                lobby.player("b\(number)", joining: name)
+                full.insert(name)
+            } else if number % 5 == 1 {
+                leavers.append((first, name))
+            } else {
+                open.insert(name)
+            }
+        }
+        for (leaver, _) in leavers { lobby.send("leave", from: leaver) }
+        let asker = lobby.connect()
+        _ = lobby.take(asker)
+        var seen: [String] = []
+        var after: RoomListCursor?
+        repeat {
+            let cursor = after.map { #","after":"\#($0.wireValue)""# } ?? ""
+            lobby.send(#"{"type":"list","limit":50\#(cursor)}"#, from: asker)
+            let page = try #require(roomList(lobby.take(asker).first))
+            #expect(page.rooms.count <= 50)
+            #expect(page.total == open.count + full.count)
+            seen += page.rooms.map(\.name)
+            after = page.next
+        } while after != nil && seen.count <= 1_500
+        #expect(seen == open.sorted() + full.sorted())
+    }
+
     @Test("a plain list still gets the first page, with no next when every room fits")
     func plainListOfFewRooms() throws {
         let lobby = LobbyHarness()
