@@ -121,9 +121,9 @@ public final class Lobby {
     /// the server either. Returns whether to carry it out (answer a ping). One over the limit is dropped
     /// without a word (there is no request to refuse); a connection that keeps on is closed with `bye
     /// flooding`, as one flooding with lines is.
+    /// Unlike a message, a frame is not activity for the idle limit nor a message in `stats`, as before.
     public func receiveFrame(from id: ConnectionID, at now: Moment) -> Bool {
         guard let client = clients[id] else { return false }
-        noteActivity(of: client, at: now)
         return admit(messageFrom: client, id: nil, tellingDrops: false, at: now)
     }
 
