@@ -147,23 +147,25 @@ extension Lobby {
                 return refuse(.badField, error.description, id: id, to: client)
             }
         }
-        if existing == nil, !awaySeats.hasRoom(for: client.address) {
-            return refuse(.tooManyRooms, "no new room now: players who dropped hold \(awaySeats.count(for: client.address)) seats for your address "
-                          + "and \(awaySeats.total) in all, the most the server keeps; resume one of them, join a room that exists, or wait for them to expire",
-                          id: id, to: client)
-        }
+        // A quick match fills a waiting room when there is one; every other join without a room makes one.
+        let waiting = join.room == nil && rules.variant.seats != .one ? directory.waitingQuickMatchRoom(for: rules) : nil
         let room: Room
-        if let existing {
-            room = existing
-        } else if let name = join.room {
-            room = openRoom(named: name, quickMatch: false, rules: rules)
-        } else if rules.variant.seats == .one {
-            // A solo game needs nobody else: a room of its own, at once, which nobody else can join.
-            room = openRoom(named: directory.newRoomName(prefix: "solo"), quickMatch: false, rules: rules)
-        } else if let waiting = directory.waitingQuickMatchRoom(for: rules) {
-            room = waiting
+        if let found = existing ?? waiting {
+            room = found
         } else {
-            room = openRoom(named: directory.newRoomName(prefix: "quick"), quickMatch: true, rules: rules)
+            guard awaySeats.hasRoom(for: client.address) else {
+                return refuse(.tooManyRooms, "no new room now: players who dropped hold \(awaySeats.count(for: client.address)) seats "
+                              + "for your address and \(awaySeats.total) in all, the most the server keeps; resume one of them, "
+                              + "join a room that exists, or wait for them to expire", id: id, to: client)
+            }
+            if let name = join.room {
+                room = openRoom(named: name, quickMatch: false, rules: rules)
+            } else if rules.variant.seats == .one {
+                // A solo game needs nobody else: a room of its own, at once, which nobody else can join.
+                room = openRoom(named: directory.newRoomName(prefix: "solo"), quickMatch: false, rules: rules)
+            } else {
+                room = openRoom(named: directory.newRoomName(prefix: "quick"), quickMatch: true, rules: rules)
+            }
         }
         do {
             let (seat, states) = try room.match.join(name: client.name, at: now)

@@ -93,6 +93,7 @@ extension Lobby {
             room.seatClients[seat.index] = nil
             let states: [PublicState]
             if keepingSeat || keepsSeat(of: client, in: room) {
+                releaseAwaySeat(seat, in: room)
                 room.awayAddresses[seat.index] = client.address
                 awaySeats.hold(for: client.address)
                 states = (try? room.match.disconnect(seat: seat, at: now)) ?? []

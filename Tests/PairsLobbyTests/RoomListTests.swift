@@ -180,6 +180,10 @@ struct RoomListTests {
             lobby.send(join, from: late)
         }
         #expect(lobby.errors(late) == [.tooManyRooms, .tooManyRooms, .tooManyRooms])
+        let waiter = lobby.player("waiter", joining: nil)
+        let quick = lobby.connect(from: "[::1]")
+        lobby.send(#"{"type":"join"}"#, from: quick)
+        #expect(lobby.joined(quick)?.room == lobby.joined(waiter)?.room, "a quick match that fills a waiting room makes none")
         lobby.send(#"{"type":"join","room":"hall"}"#, from: late)
         #expect(lobby.joined(late)?.room == "hall")
         // Another address is not held to this one's bound.
