@@ -46,7 +46,10 @@ func checkDecodedRequest(_ request: Request, line: some Sequence<UInt8>) {
         check(query.limit.map(StorageLimits.limitRange.contains) ?? true, "\(shown(line)): leaderboard limit out of range")
     case .profile(let name):
         checkCleaned(name, maxCharacters: TextCleaner.maxNameCharacters, maxBytes: TextCleaner.maxNameBytes, line: line)
-    case .flip, .resume, .leave, .rematch, .list, .ping, .stats, .help, .quit, .replay:
+    case .list(let query):
+        check(query.limit.map(ListLimits.limitRange.contains) ?? true, "\(shown(line)): list limit out of range")
+        check(query.after.map { RoomName.isValid($0.room) } ?? true, "\(shown(line)): list cursor names an invalid room")
+    case .flip, .resume, .leave, .rematch, .ping, .stats, .help, .quit, .replay:
         break
     }
     let encoded = RequestEncoder.encode(request)

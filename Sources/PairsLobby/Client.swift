@@ -18,6 +18,8 @@ final class Client {
     let id: ConnectionID
     /// The peer's address, for the log.
     let peer: String
+    /// The peer's host without its port: what `RoomLimits` counts per address.
+    let address: String
     /// The name `hello` set, used for rooms joined from now on. A room keeps the name a player joined
     /// with: renaming in the middle of a game changes nobody's name at the table.
     var name: String
@@ -51,9 +53,19 @@ final class Client {
     init(id: ConnectionID, peer: String, now: Moment, rateLimit: RateLimit?) {
         self.id = id
         self.peer = peer
+        self.address = Self.address(ofPeer: peer)
         self.name = "player\(id.value)"
         self.lastActivity = now
         self.rateLimiter = rateLimit.map { RateLimiter($0, now: now) }
+    }
+
+    /// The host of `HOST:PORT` or `[HOST]:PORT` (IPv6), or the whole string when it has no port.
+    static func address(ofPeer peer: String) -> String {
+        if peer.hasPrefix("["), let end = peer.firstIndex(of: "]") {
+            return String(peer[peer.index(after: peer.startIndex)..<end])
+        }
+        guard let colon = peer.lastIndex(of: ":"), peer.firstIndex(of: ":") == colon else { return peer }
+        return String(peer[..<colon])
     }
 
     /// The room the connection is in, seated or watching.

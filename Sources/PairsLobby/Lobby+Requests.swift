@@ -27,12 +27,8 @@ extension Lobby {
             say(text, from: client, id: id)
         case .watch(let name):
             watch(name, from: client, id: id, at: now)
-        case .list:
-            let rooms = directory.rooms.values.sorted { lhs, rhs in
-                let lhsOpen = lhs.match.freeSeat != nil, rhsOpen = rhs.match.freeSeat != nil
-                return lhsOpen != rhsOpen ? lhsOpen : lhs.name < rhs.name
-            }
-            send(.rooms(RoomList.fitting(rooms.lazy.map(\.summary), total: rooms.count, id: id)), to: client)
+        case .list(let query):
+            list(query, for: client, id: id)
         case .resume(let token):
             resume(token, from: client, id: id, at: now)
         case .ping:
@@ -81,6 +77,19 @@ extension Lobby {
         client.pendingHello = (name, password != nil, id)
         let delay = password == nil ? 0 : PasswordThrottle.delay(afterFailures: client.failedPasswords)
         append(.checkName(NameLookup(connection: client.id, name: name, password: password, delayMilliseconds: delay)))
+    }
+
+    /// A page of the room list, read from where `query.after` left off: work in proportion to the page,
+    /// whatever the number of rooms. `next` points past the last room shown when more follow (or when the
+    /// line limit left some of the page out).
+    private func list(_ query: ListQuery, for client: Client, id: RequestID?) {
+        let page = directory.page(after: query.after.map(RoomListingKey.init), limit: query.limit ?? ListLimits.defaultLimit)
+        var list = RoomList.fitting(page.rooms.map(\.summary), total: directory.count, id: id)
+        let shown = max(list.rooms.count, 1)
+        if page.more || shown < page.rooms.count, let last = page.rooms.prefix(shown).last {
+            list.next = last.listingKey?.cursor
+        }
+        send(.rooms(list), to: client)
     }
 
     /// Whether the server keeps games; if not, the client is told so.
@@ -139,18 +148,25 @@ extension Lobby {
                 return refuse(.badField, error.description, id: id, to: client)
             }
         }
+        // A quick match fills a waiting room when there is one; every other join without a room makes one.
+        let waiting = join.room == nil && rules.variant.seats != .one ? directory.waitingQuickMatchRoom(for: rules) : nil
         let room: Room
-        if let existing {
-            room = existing
-        } else if let name = join.room {
-            room = openRoom(named: name, quickMatch: false, rules: rules)
-        } else if rules.variant.seats == .one {
-            // A solo game needs nobody else: a room of its own, at once, which nobody else can join.
-            room = openRoom(named: directory.newRoomName(prefix: "solo"), quickMatch: false, rules: rules)
-        } else if let waiting = directory.waitingQuickMatchRoom(for: rules) {
-            room = waiting
+        if let found = existing ?? waiting {
+            room = found
         } else {
-            room = openRoom(named: directory.newRoomName(prefix: "quick"), quickMatch: true, rules: rules)
+            guard awaySeats.hasRoom(for: client.address) else {
+                return refuse(.tooManyRooms, "no new room now: players who dropped hold \(awaySeats.count(for: client.address)) seats "
+                              + "for your address and \(awaySeats.total) in all, the most the server keeps; resume one of them, "
+                              + "join a room that exists, or wait for them to expire", id: id, to: client)
+            }
+            if let name = join.room {
+                room = openRoom(named: name, quickMatch: false, rules: rules)
+            } else if rules.variant.seats == .one {
+                // A solo game needs nobody else: a room of its own, at once, which nobody else can join.
+                room = openRoom(named: directory.newRoomName(prefix: "solo"), quickMatch: false, rules: rules)
+            } else {
+                room = openRoom(named: directory.newRoomName(prefix: "quick"), quickMatch: true, rules: rules)
+            }
         }
         do {
             let (seat, states) = try room.match.join(name: client.name, at: now)

@@ -33,10 +33,13 @@ extension Lobby {
                 // The seat is free: its token dies, and its connection (if it is still there) is no longer
                 // the seat's. Whoever asked to leave is already on the way back to the lobby.
                 directory.retireToken(of: seat, in: room)
+                releaseAwaySeat(seat, in: room)
                 if let client = room.seatClients[seat.index] {
                     room.seatClients[seat.index] = nil
                     if case .seated(let seated, _) = client.place, seated === room { client.place = .lobby }
                 }
+            case .reconnect(let seat):
+                releaseAwaySeat(seat, in: room)
             case let event where event.endsGame:
                 counters.gamesFinished += 1
                 logEnd(of: states[index], in: room)
@@ -72,12 +75,13 @@ extension Lobby {
             log(.info, .roomClosed(room: room.name))
             return
         }
-        directory.update(quickMatch: room)
+        directory.refresh(room)
         deadlines.set(room.match.nextDeadline, for: room)
     }
 
-    /// Takes a departing connection out of its room: a player keeps the seat for the grace period.
-    func detachFromRoom(_ client: Client, at now: Moment) {
+    /// Takes a departing connection out of its room: a player keeps the seat for the grace period (unless
+    /// `keepsSeat` says otherwise and `keepingSeat` does not insist).
+    func detachFromRoom(_ client: Client, at now: Moment, keepingSeat: Bool = false) {
         switch client.place {
         case .lobby:
             break
@@ -87,10 +91,34 @@ extension Lobby {
         case .seated(let room, let seat):
             guard room.seatClients[seat.index] === client else { break }
             room.seatClients[seat.index] = nil
-            let states = (try? room.match.disconnect(seat: seat, at: now)) ?? []
+            let states: [PublicState]
+            if keepingSeat || keepsSeat(of: client, in: room) {
+                releaseAwaySeat(seat, in: room)
+                room.awayAddresses[seat.index] = client.address
+                awaySeats.hold(for: client.address)
+                states = (try? room.match.disconnect(seat: seat, at: now)) ?? []
+            } else {
+                states = (try? room.match.leave(seat: seat, at: now)) ?? []
+            }
             publish(states, in: room, id: nil, at: now)
         }
         client.place = .lobby
+    }
+
+    /// Whether a player whose connection dropped keeps the seat for the grace period. Not in a named room
+    /// whose game has not begun and where nobody else is left: nothing is lost, and such rooms would cost
+    /// a client nothing to pile up. Nor past `RoomLimits`: the seat is freed as if the player had left.
+    private func keepsSeat(of client: Client, in room: Room) -> Bool {
+        let isForsakenBeforeAnyGame = !room.isQuickMatch && room.match.game == 0 && room.spectators.isEmpty
+            && room.seatClients.allSatisfy { $0 == nil }
+        return !isForsakenBeforeAnyGame && awaySeats.hasRoom(for: client.address)
+    }
+
+    /// The seat is no longer held for a dropped player: it was taken back or freed.
+    private func releaseAwaySeat(_ seat: Seat, in room: Room) {
+        guard let address = room.awayAddresses[seat.index] else { return }
+        room.awayAddresses[seat.index] = nil
+        awaySeats.release(for: address)
     }
 
     /// The seats of a game that has just ended, in `state`.

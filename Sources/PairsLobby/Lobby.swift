@@ -25,6 +25,8 @@ public final class Lobby {
     var idleList = IdleList()
     var deadlines = RoomDeadlines()
     var counters = ServerStatistics()
+    /// Seats held for dropped players, per address and in all, against `configuration.roomLimits`.
+    var awaySeats: AwaySeats
     /// Tokens and seeds come from here: the system's random source in the server.
     var random: any RandomNumberGenerator
 
@@ -43,6 +45,7 @@ public final class Lobby {
         self.serverName = serverName
         self.startedAt = startedAt
         self.random = random
+        awaySeats = AwaySeats(limits: configuration.roomLimits)
         outbox.reserveCapacity(64)
         spareOutbox.reserveCapacity(64)
     }
@@ -72,7 +75,7 @@ public final class Lobby {
             return
         }
         // A blank line is ignored but still counts against the rate, so newlines alone cannot flood.
-        guard admit(messageFrom: client, id: request?.id, at: now), let request else { return }
+        guard admit(messageFrom: client, id: request?.id, cost: request?.message.rateCost ?? 1, at: now), let request else { return }
         guard client.pendingHello == nil else { return postpone(request, of: client) }
         handle(request, from: client, at: now)
     }
@@ -113,6 +116,17 @@ public final class Lobby {
         refuse(.tooLong, "a line is at most \(LineFramer.maxLineBytes) bytes; this one was dropped", id: nil, to: client)
     }
 
+    /// A WebSocket frame that is not a whole message arrived (a ping, a pong, a fragment of a message): it
+    /// counts against the rate limit as a message does, so that frames the lobby never sees cannot flood
+    /// the server either. Returns whether to carry it out (answer a ping). One over the limit is dropped
+    /// without a word (there is no request to refuse); a connection that keeps on is closed with `bye
+    /// flooding`, as one flooding with lines is.
+    /// Unlike a message, a frame is not activity for the idle limit nor a message in `stats`, as before.
+    public func receiveFrame(from id: ConnectionID, at now: Moment) -> Bool {
+        guard let client = clients[id] else { return false }
+        return admit(messageFrom: client, id: nil, tellingDrops: false, at: now)
+    }
+
     /// The transport lost the connection (or is shutting down): a player keeps the seat for the grace
     /// period. Nothing more is sent to it.
     public func disconnect(_ id: ConnectionID, because cause: DisconnectCause, at now: Moment) {
@@ -124,7 +138,8 @@ public final class Lobby {
             // Connections cut by a shutdown are counted in the transport's one line; each is a detail.
             log(cause == .shutdown ? .debug : .info, .disconnected(logged(client), from: loggedPlace(of: client), departure))
         }
-        forget(client, at: now)
+        // At a shutdown every seat is kept as it is: nothing outlives it, and its one line says it all.
+        forget(client, at: now, keepingSeat: cause == .shutdown)
     }
 
     /// The earliest moment at which `advance(to:)` has something to do: a room's match deadline (a reveal
@@ -175,7 +190,7 @@ public final class Lobby {
         var stats = counters
         stats.connections = clients.count
         stats.rooms = directory.count
-        stats.gamesActive = directory.rooms.values.count { $0.match.phase == .playing || $0.match.phase == .reveal }
+        stats.gamesActive = directory.activeGames
         stats.uptimeSeconds = Int(startedAt.milliseconds(until: now) / 1000)
         return stats
     }
@@ -184,14 +199,7 @@ public final class Lobby {
     public var connectionCount: Int { clients.count }
 
     /// Games begun and not over (peek, playing or reveal): what a shutdown cuts short.
-    public var gamesInProgress: Int {
-        directory.rooms.values.count {
-            switch $0.match.phase {
-            case .peek, .playing, .reveal: true
-            case .waiting, .over: false
-            }
-        }
-    }
+    public var gamesInProgress: Int { directory.gamesInProgress }
 
     // MARK: Shared by the request handlers
 
@@ -250,10 +258,10 @@ public final class Lobby {
     }
 
     /// Takes a connection out of the lobby and out of its room.
-    private func forget(_ client: Client, at now: Moment) {
+    private func forget(_ client: Client, at now: Moment, keepingSeat: Bool = false) {
         clients[client.id] = nil
         idleList.remove(client)
-        detachFromRoom(client, at: now)
+        detachFromRoom(client, at: now, keepingSeat: keepingSeat)
     }
 
     private func noteActivity(of client: Client, at now: Moment) {
@@ -263,15 +271,19 @@ public final class Lobby {
         if client.isInIdleList { idleList.touch(client) }
     }
 
-    /// Applies the rate limit: false when the message is dropped (the client is told, or cut off once it
-    /// has been told too often).
-    private func admit(messageFrom client: Client, id: RequestID?, at now: Moment) -> Bool {
+    /// Applies the rate limit to a message that costs `cost` messages' worth of work: false when it is
+    /// dropped (the client is told, unless `tellingDrops` is false, or cut off once it has been told too
+    /// often).
+    private func admit(messageFrom client: Client, id: RequestID?, cost: Int = 1, tellingDrops: Bool = true, at now: Moment) -> Bool {
         guard let limit = configuration.rateLimit else { return true }
-        switch client.rateLimiter?.admit(at: now) ?? .accepted {
+        switch client.rateLimiter?.admit(cost: cost, at: now) ?? .accepted {
         case .accepted:
             return true
         case .dropped:
-            refuse(.rateLimited, "more than \(limit.messagesPerSecond) messages a second: this one was dropped", id: id, to: client)
+            if tellingDrops {
+                let worth = cost > 1 ? " (this request counts as \(cost))" : ""
+                refuse(.rateLimited, "more than \(limit.messagesPerSecond) messages a second\(worth): this one was dropped", id: id, to: client)
+            }
             return false
         case .flooding:
             close(client, .flooding, at: now)

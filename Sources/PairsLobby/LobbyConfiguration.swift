@@ -15,6 +15,8 @@ public struct LobbyConfiguration: Sendable {
     /// Whether finished games are kept (history, replays, ratings) and names can be claimed: the server has
     /// a store. Off, those requests get `no_storage`.
     public var keepsGames = false
+    /// Seats kept for dropped players, per address and in all: what bounds the rooms nobody is connected to.
+    public var roomLimits = RoomLimits()
 
     public init() {}
 

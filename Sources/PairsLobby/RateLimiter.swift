@@ -27,8 +27,10 @@ struct RateLimiter {
         dropAllowance = TokenBucket(ratePerSecond: rate / 4, burst: burst, now: now)
     }
 
-    mutating func admit(at now: Moment) -> Verdict {
-        if allowance.take(at: now) { return .accepted }
+    /// Admits a message that costs `cost` messages of the allowance (its work; 1 for most). A drop counts
+    /// once against the drop allowance, whatever the cost.
+    mutating func admit(cost: Int = 1, at now: Moment) -> Verdict {
+        if allowance.take(Double(cost), at: now) { return .accepted }
         return dropAllowance.take(at: now) ? .dropped : .flooding
     }
 }

@@ -24,6 +24,13 @@ final class Room {
     /// The moves of the game being played, when the server keeps games.
     var log: GameLog?
 
+    /// The room's place in the directory's room list, as it was last filed there.
+    var listingKey: RoomListingKey?
+    /// What the directory's game counters last counted this room as.
+    var countedPhase = CountedPhase.none
+    /// The address of each seat's player while the seat is held for them after a drop (`AwaySeats`).
+    var awayAddresses: [String?]
+
     /// When the match next has something to do, as `RoomDeadlines` holds it; kept there, not derived.
     var deadline: Moment?
     /// The room's position in `RoomDeadlines`, nil while it has no deadline.
@@ -36,6 +43,23 @@ final class Room {
         seatClients = Array(repeating: nil, count: match.seats.count)
         tokens = Array(repeating: nil, count: match.seats.count)
         seatClaimed = Array(repeating: false, count: match.seats.count)
+        awayAddresses = Array(repeating: nil, count: match.seats.count)
+    }
+
+    /// How the room's game counts in `stats`: `games_active` counts playing and reveal, a shutdown's
+    /// games in progress a peek as well.
+    enum CountedPhase {
+        case none
+        case peek
+        case active
+
+        init(_ phase: Phase) {
+            switch phase {
+            case .waiting, .over: self = .none
+            case .peek: self = .peek
+            case .playing, .reveal: self = .active
+            }
+        }
     }
 
     var rules: RuleSet { match.rules }

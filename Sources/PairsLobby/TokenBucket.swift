@@ -1,6 +1,7 @@
 import PairsRules
 
-/// A token bucket: `rate` tokens a second, holding at most `burst`. Each message takes one token.
+/// A token bucket: `rate` tokens a second, holding at most `burst`. Each message takes one token, or as
+/// many as its work costs (`ClientMessage.rateCost`).
 ///
 /// `RateLimiter` uses two per connection: one to drop messages beyond the rate limit, and one to count
 /// those drops, so that a client which keeps flooding after being told is disconnected. The server's log
@@ -18,13 +19,15 @@ public struct TokenBucket: Sendable {
         self.updatedAt = now
     }
 
-    /// Takes a token if one is there. Returns false, taking nothing, when the bucket is empty.
-    public mutating func take(at now: Moment) -> Bool {
+    /// Takes `count` tokens if they are there (the whole burst when `count` is more). Returns false, taking
+    /// nothing, when there are fewer.
+    public mutating func take(_ count: Double = 1, at now: Moment) -> Bool {
         let elapsed = Double(max(0, updatedAt.milliseconds(until: now))) / 1000
         tokens = min(burst, tokens + elapsed * ratePerSecond)
         updatedAt = now
-        guard tokens >= 1 else { return false }
-        tokens -= 1
+        let cost = min(count, burst)
+        guard tokens >= cost else { return false }
+        tokens -= cost
         return true
     }
 }

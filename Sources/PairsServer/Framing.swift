@@ -36,6 +36,9 @@ enum Framing {
         case tooLong
         /// A WebSocket ping: answer with a pong carrying the payload, valid only during the call.
         case ping(UnsafeRawBufferPointer)
+        /// A WebSocket frame with nothing to carry out: a pong, or a fragment of a message still to come.
+        /// It costs a read all the same, so it counts against the rate limit.
+        case frame
         /// The WebSocket client closes, with its close frame's code (nil when it gave none).
         case close(WebSocketCloseCode?)
         /// The WebSocket client broke the protocol: close with the error's code.
@@ -79,15 +82,18 @@ enum Framing {
             }
             self = .lines(framer)
         case .webSocket(let reader):
+            let fragmentsBefore = reader.decoder.fragmentsRead
             reader.decoder.append(bytes) { event in
                 switch event {
                 case .text(let text): body(.message(text))
                 case .ping(let payload): body(.ping(payload))
-                case .pong: break
+                case .pong: body(.frame)
                 case .close(let code, _): body(.close(code))
                 case .failure(let error): body(.failure(error))
                 }
             }
+            // Fragments are not events, but a client could send empty ones without end: each is a frame.
+            for _ in fragmentsBefore..<reader.decoder.fragmentsRead { body(.frame) }
         case .sniffing, .http:
             assertionFailure("the transport reads a connection's first bytes and HTTP requests itself")
         }

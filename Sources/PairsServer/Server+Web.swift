@@ -209,7 +209,12 @@ extension Server {
         case .tooLong:
             lobby.receiveTooLong(from: connection.id, at: now)
         case .ping(let payload):
-            send(WebSocketFrameEncoder.pong(payload), messages: 0, to: connection)
+            // Counted as a message: pings answered without limit once let one client keep a core busy.
+            if lobby.receiveFrame(from: connection.id, at: now) {
+                send(WebSocketFrameEncoder.pong(payload), messages: 0, to: connection)
+            }
+        case .frame:
+            _ = lobby.receiveFrame(from: connection.id, at: now)
         case .close(let code):
             // The client leaves, as if it had closed its socket: a player keeps the seat for the grace
             // period, so a page being reloaded resumes it. The close is answered with its own code (RFC 6455

@@ -93,6 +93,10 @@ public struct WebSocketFrameDecoder: Sendable {
         case fragmented
     }
 
+    /// Fragments read so far that were not the last of their message: frames that complete no event, which
+    /// a server counts against its rate limit all the same (an empty one costs the sender 6 bytes).
+    public private(set) var fragmentsRead = 0
+
     private var state = State.frameStart
     private var messageState = MessageState.betweenMessages
 
@@ -256,6 +260,7 @@ public struct WebSocketFrameDecoder: Sendable {
         case .text, .continuation, .binary:
             guard header.isFinal else {
                 messageState = .fragmented
+                fragmentsRead &+= 1
                 return
             }
             guard validator.isAtBoundary else { return fail(.invalidUTF8, body) }

@@ -16,7 +16,8 @@ public enum ClientMessage: Sendable, Hashable {
     /// Chat to the room; the text is already cleaned.
     case say(text: String)
     case watch(room: String)
-    case list
+    /// A page of the room list.
+    case list(ListQuery)
     case resume(token: String)
     case ping
     case stats
@@ -30,6 +31,53 @@ public enum ClientMessage: Sendable, Hashable {
     indirect case leaderboard(LeaderboardQuery)
     /// A name's ratings, totals and last games.
     case profile(name: String)
+}
+
+extension ClientMessage {
+    /// `list` of the first page, as many rooms as a person reads at once: what a client that knows no
+    /// `limit` or `after` sends.
+    public static var list: ClientMessage { .list(ListQuery()) }
+}
+
+/// What `list` asks for: `limit` rooms at most, those after the cursor `after` (an earlier answer's `next`).
+public struct ListQuery: Sendable, Hashable {
+    public var limit: Int?
+    public var after: RoomListCursor?
+
+    public init(limit: Int? = nil, after: RoomListCursor? = nil) {
+        self.limit = limit
+        self.after = after
+    }
+}
+
+/// Where a page of the room list ended, as its `next` says and the following `list` sends back in
+/// `after`: the last room of the page and whether it had a free seat, since rooms with one come first.
+/// Sent as `open/NAME` or `full/NAME`; clients treat it as opaque.
+public struct RoomListCursor: Sendable, Hashable {
+    public var hasFreeSeat: Bool
+    public var room: String
+
+    public init(hasFreeSeat: Bool, room: String) {
+        self.hasFreeSeat = hasFreeSeat
+        self.room = room
+    }
+
+    /// The cursor as sent, or nil for a string no `next` could have been.
+    public init?(wireValue: String) {
+        let parts = wireValue.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0] == "open" || parts[0] == "full", RoomName.isValid(String(parts[1])) else { return nil }
+        self.init(hasFreeSeat: parts[0] == "open", room: String(parts[1]))
+    }
+
+    public var wireValue: String { (hasFreeSeat ? "open/" : "full/") + room }
+}
+
+/// The limits of `list`, as protocol.md gives them.
+public enum ListLimits {
+    /// Rooms one page holds at most (fewer when their line would pass the line limit).
+    public static let limitRange: ClosedRange<Int> = 1...50
+    /// Rooms a page holds when the request does not say: as many as a person reads at a glance.
+    public static let defaultLimit = 10
 }
 
 /// What `history` asks for: games a name played, games of one variant, or both; `limit` games at most,

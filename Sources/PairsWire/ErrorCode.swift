@@ -44,4 +44,7 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     case noSuchGame = "no_such_game"
     /// The server keeps nothing (`pairs serve --data none`): no history, replays, ratings or claimed names.
     case noStorage = "no_storage"
+    /// A `join` would make a room while the address (or the server) already holds as many seats of
+    /// players who dropped as it may (`RoomLimits`).
+    case tooManyRooms = "too_many_rooms"
 }

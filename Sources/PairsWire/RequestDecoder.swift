@@ -86,7 +86,10 @@ public enum RequestDecoder {
         case "rematch": return .rematch
         case "say": return .say(text: try chat(try fields.string("text")))
         case "watch": return .watch(room: try room(try fields.string("room")))
-        case "list": return .list
+        case "list":
+            var query = ListQuery(limit: try fields.optionalInteger("limit", in: ListLimits.limitRange))
+            if let after = try fields.optionalString("after") { query.after = try cursor(after) }
+            return .list(query)
         case "resume": return .resume(token: try fields.string("token"))
         case "ping": return .ping
         case "stats": return .stats
@@ -172,6 +175,14 @@ public enum RequestDecoder {
             throw RequestError(.badField, "text must have at least one printable character")
         }
         return text
+    }
+
+    /// A room list's cursor, as an earlier `next` gave it.
+    static func cursor(_ raw: String) throws(RequestError) -> RoomListCursor {
+        guard let cursor = RoomListCursor(wireValue: raw) else {
+            throw RequestError(.badField, "after must be the next of an earlier rooms answer")
+        }
+        return cursor
     }
 
     /// A room name, checked against the allowed characters and length.

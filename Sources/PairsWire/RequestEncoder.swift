@@ -33,7 +33,10 @@ public enum RequestEncoder {
             w.key("token"); w.string(token)
         case .leave: w.key("type"); w.string("leave")
         case .rematch: w.key("type"); w.string("rematch")
-        case .list: w.key("type"); w.string("list")
+        case .list(let query):
+            w.key("type"); w.string("list")
+            if let limit = query.limit { w.key("limit"); w.integer(limit) }
+            if let after = query.after { w.key("after"); w.string(after.wireValue) }
         case .ping: w.key("type"); w.string("ping")
         case .stats: w.key("type"); w.string("stats")
         case .help: w.key("type"); w.string("help")

@@ -141,29 +141,43 @@ public struct RoomSummary: Sendable, Hashable {
     }
 }
 
-/// The answer to `list`: at most `RoomList.maxRooms` rooms (those with a free seat first) and the total.
+/// The answer to `list`: a page of rooms (those with a free seat first, then by name), the total, and
+/// where the next page starts when there is one.
 public struct RoomList: Sendable, Hashable {
-    /// Rooms shown at most: a list is for a person choosing a room, not a dump of the server.
-    public static let maxRooms = 10
+    /// Rooms a page shows when the request does not say: a list is for a person choosing a room.
+    public static let maxRooms = ListLimits.defaultLimit
 
     public var rooms: [RoomSummary]
     public var total: Int
+    /// The cursor to send as `after` for the next page; nil on the last one.
+    public var next: RoomListCursor?
     public var id: RequestID?
 
-    public init(rooms: [RoomSummary], total: Int, id: RequestID? = nil) {
+    public init(rooms: [RoomSummary], total: Int, next: RoomListCursor? = nil, id: RequestID? = nil) {
         self.rooms = rooms
         self.total = total
+        self.next = next
         self.id = id
     }
 
-    /// The first rooms of `candidates`, as many as `maxRooms` and the protocol's line limit allow: names
-    /// may take up to 256 bytes each, so ten rooms of long names would not fit one line.
-    public static func fitting(_ candidates: some Sequence<RoomSummary>, total: Int, id: RequestID?) -> RoomList {
-        var list = RoomList(rooms: Array(candidates.prefix(maxRooms)), total: total, id: id)
-        while !list.rooms.isEmpty, ServerMessageEncoder.encode(.rooms(list)).count > LineFramer.maxLineBytes {
-            list.rooms.removeLast()
+    /// The longest prefix of `candidates` whose answer fits the protocol's line limit: names may take up to
+    /// 256 bytes each, so a page of long names may not fit one line. Found by halving, so a page costs a
+    /// few encodings, not one per room left out.
+    public static func fitting(_ candidates: [RoomSummary], total: Int, next: RoomListCursor? = nil, id: RequestID?) -> RoomList {
+        func fits(_ count: Int) -> Bool {
+            let list = RoomList(rooms: Array(candidates.prefix(count)), total: total, next: next, id: id)
+            return ServerMessageEncoder.encode(.rooms(list)).count <= LineFramer.maxLineBytes
         }
-        return list
+        var low = 0, high = candidates.count
+        if !fits(high) {
+            // The longest count that fits is in low..<high.
+            while high - low > 1 {
+                let middle = (low + high) / 2
+                if fits(middle) { low = middle } else { high = middle }
+            }
+            high = low
+        }
+        return RoomList(rooms: Array(candidates.prefix(high)), total: total, next: next, id: id)
     }
 }
 

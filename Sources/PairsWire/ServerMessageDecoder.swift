@@ -77,7 +77,9 @@ public enum ServerMessageDecoder {
                     rules: try summary.optionalRules("rules")))
                 summary.noteUnknownField(in: &unknown)
             }
-            message = .rooms(RoomList(rooms: rooms, total: try reader.integer("total"), id: reader.id()))
+            // A `next` this version cannot read is left out rather than refused: it only offers a next page.
+            let next = try reader.optionalString("next").flatMap(RoomListCursor.init(wireValue:))
+            message = .rooms(RoomList(rooms: rooms, total: try reader.integer("total"), next: next, id: reader.id()))
         case "pong":
             message = .pong(id: reader.id())
         case "stats":

@@ -81,6 +81,7 @@ public enum ServerMessageEncoder {
             }
             w.endArray()
             w.key("total"); w.integer(list.total)
+            if let next = list.next { w.key("next"); w.string(next.wireValue) }
             writeID(list.id, to: &w)
         case .pong(let id):
             w.key("type"); w.string("pong")

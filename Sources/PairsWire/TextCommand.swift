@@ -10,7 +10,7 @@ public enum TextCommand {
         "rematch            ask for another game when one is over",
         "leave              leave the room (forfeits a game in progress)",
         "watch ROOM         watch a room as a spectator",
-        "list               list the rooms",
+        "list [NEXT]        the rooms, a page at a time (NEXT: the next of the last page)",
         "resume TOKEN       take your seat back after a dropped connection",
         "history [NAME]     the last games (of NAME)",
         "replay GAME        every move of a finished game",
@@ -59,7 +59,8 @@ public enum TextCommand {
             return Request(.profile(name: try RequestDecoder.name(String(rest))))
         case "leave": return try noArguments(.leave)
         case "rematch": return try noArguments(.rematch)
-        case "list": return try noArguments(.list)
+        case "list":
+            return Request(rest.isEmpty ? .list : .list(ListQuery(after: try RequestDecoder.cursor(String(rest)))))
         case "ping": return try noArguments(.ping)
         case "stats": return try noArguments(.stats)
         case "help": return try noArguments(.help)

@@ -37,8 +37,12 @@ struct QuickMatchTests {
     @Test("a script that joins and drops in a loop never stalls quick matching for two real players")
     func joinAndDropLoopDoesNotStall() {
         let lobby = LobbyHarness()
+        // From an address of its own: past `RoomLimits.awaySeatsPerAddress` the script's joins are refused,
+        // which must not touch players elsewhere.
         for number in 0..<50 {
-            let ghost = lobby.player("ghost\(number)", joining: nil)
+            let ghost = lobby.connect(from: "10.0.0.66")
+            lobby.send(#"{"type":"hello","name":"ghost\#(number)"}"#, from: ghost)
+            lobby.send(#"{"type":"join"}"#, from: ghost)
             lobby.drop(ghost)
         }
         let ann = lobby.player("ann", joining: nil)

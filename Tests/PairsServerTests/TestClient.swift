@@ -244,6 +244,23 @@ final class TestClient {
         }
     }
 
+    /// Reads until the server has sent `count` control frames since the first `skipping`, or a close frame
+    /// (whichever comes first), keeping messages for `next`; returns how many control frames came.
+    func waitForControlFrames(_ count: Int, skipping: Int = 0, within seconds: Double = 5) throws -> Int {
+        let deadline = Date().addingTimeInterval(seconds)
+        var scanned = skipping
+        while true {
+            while scanned < controlFrames.count {
+                if controlFrames[scanned].opcode == 0x8 { return scanned }
+                scanned += 1
+            }
+            if scanned - skipping >= count { return scanned }
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0, !isClosedByServer else { return scanned }
+            try fill(waitingAtMost: remaining)
+        }
+    }
+
     /// Reads everything until the server closes the connection, as bytes: for HTTP answers.
     func readToEnd(within seconds: Double = 5) throws -> [UInt8] {
         let deadline = Date().addingTimeInterval(seconds)

@@ -13,7 +13,7 @@ private let everyRequest: [Request] = [
         pairs: 17, turnSeconds: 0, revealMilliseconds: 0, againOnMatch: true))))),
     Request(id: .integer(-7), .flip(card: 3)),
     Request(.leave), Request(.rematch), Request(.say(text: "good game \\o/")), Request(.watch(room: "den")),
-    Request(.list), Request(.resume(token: "a219dbd1e977c759cb3ab758816e2f2c")), Request(.ping), Request(.stats),
+    Request(.list), Request(.list(ListQuery(limit: 50, after: RoomListCursor(hasFreeSeat: false, room: "kitchen_2")))), Request(.resume(token: "a219dbd1e977c759cb3ab758816e2f2c")), Request(.ping), Request(.stats),
     Request(.help), Request(.quit),
 ]
 

@@ -240,6 +240,9 @@ let otherFixtures: [MessageFixture] = {
                 RoomSummary(name: "m", phase: .playing, players: ["a", "b"], spectators: 0, pairs: 2, rules: matchismoRules),
             ],
             total: 25, id: .string("l")))),
+        MessageFixture("a page of the room list with where the next starts", .rooms(RoomList(
+            rooms: [RoomSummary(name: "kitchen", phase: .waiting, players: [nil, "ann"], spectators: 0, pairs: 8)],
+            total: 25, next: RoomListCursor(hasFreeSeat: true, room: "kitchen"), id: .integer(2)))),
         MessageFixture("pong without an id", .pong(id: nil)),
         MessageFixture("stats at zero", .stats(ServerStatistics())),
         MessageFixture("stats with every counter different", .stats({
@@ -480,6 +483,8 @@ private func reference(_ message: ServerMessage) -> Ref {
             if let rules = room.rules, rules.variant != .classic { entry["rules"] = rulesReference(rules) }
             return .object(entry)
         })]
+        // The cursor as protocol.md spells it: `open/NAME` or `full/NAME`.
+        if let next = list.next { members["next"] = .string((next.hasFreeSeat ? "open/" : "full/") + next.room) }
         id = list.id
     case .pong(let pongID):
         members = ["type": "pong"]
