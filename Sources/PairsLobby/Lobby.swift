@@ -25,6 +25,8 @@ public final class Lobby {
     var idleList = IdleList()
     var deadlines = RoomDeadlines()
     var counters = ServerStatistics()
+    /// Wrong passwords by address and by name, across connections.
+    var guessLimiter: PasswordGuessLimiter
     /// Tokens and seeds come from here: the system's random source in the server.
     var random: any RandomNumberGenerator
 
@@ -43,6 +45,7 @@ public final class Lobby {
         self.serverName = serverName
         self.startedAt = startedAt
         self.random = random
+        guessLimiter = PasswordGuessLimiter(policy: configuration.passwordGuesses)
         outbox.reserveCapacity(64)
         spareOutbox.reserveCapacity(64)
     }
@@ -97,6 +100,23 @@ public final class Lobby {
             client.failedPasswords += 1
             refuse(.badPassword, "that is not the password of \(lookup.name)", id: pending.id, to: client)
             log(.warning, .wrongPassword(logged(client), name: lookup.name, inARow: client.failedPasswords))
+            let address = Self.address(ofPeer: client.peer)
+            let counted = guessLimiter.failed(name: lookup.name, address: address, at: now)
+            let wait = now.milliseconds(until: counted.retryAt)
+            if wait > 0 {
+                // The line an operator acts on: which address guesses at which name, how often.
+                log(.warning, .passwordGuessing(address: address, name: lookup.name, addressFailures: counted.addressFailures,
+                                                nameFailures: counted.nameFailures, retryAfterMilliseconds: wait))
+            }
+        case .looksLike(let claimed):
+            refuse(.nameTaken, "the name \(lookup.name) looks too much like \(claimed), which belongs to someone: pick another", id: pending.id, to: client)
+        case .unusablePassword(let reason):
+            refuse(.badField, reason, id: pending.id, to: client)
+        case .busy:
+            refuse(.busy, "too many passwords are waiting to be checked; try again in a moment", id: pending.id, to: client,
+                   retryAfterSeconds: 1)
+        case .timedOut:
+            refuse(.storageTimeout, "the store did not answer in time; try again later", id: pending.id, to: client)
         case .unavailable:
             refuse(.noStorage, "names cannot be checked right now; try again later", id: pending.id, to: client)
         }
@@ -198,8 +218,18 @@ public final class Lobby {
         append(.send(ServerMessageEncoder.encode(message), messages: 1, to: client.id))
     }
 
-    func refuse(_ code: ErrorCode, _ message: String, id: RequestID?, to client: Client) {
-        send(.error(RequestError(code, message, id: id)), to: client)
+    func refuse(_ code: ErrorCode, _ message: String, id: RequestID?, to client: Client, retryAfterSeconds: Int? = nil) {
+        send(.error(RequestError(code, message, id: id, retryAfterSeconds: retryAfterSeconds)), to: client)
+    }
+
+    /// The address part of a peer as the transport gives it (`HOST:PORT`, `[V6]:PORT`): what the password
+    /// limits count by, since a reconnect changes only the port.
+    public static func address(ofPeer peer: String) -> String {
+        if peer.hasPrefix("["), let close = peer.firstIndex(of: "]") {
+            return String(peer[peer.index(after: peer.startIndex)..<close])
+        }
+        guard let colon = peer.lastIndex(of: ":") else { return peer }
+        return String(peer[..<colon])
     }
 
     func log(_ level: LogLevel, _ event: LobbyEvent) {

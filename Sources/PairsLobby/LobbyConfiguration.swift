@@ -15,6 +15,8 @@ public struct LobbyConfiguration: Sendable {
     /// Whether finished games are kept (history, replays, ratings) and names can be claimed: the server has
     /// a store. Off, those requests get `no_storage`.
     public var keepsGames = false
+    /// How many wrong passwords an address, or a name, may have, and how long it then waits.
+    public var passwordGuesses = PasswordGuessLimiter.Policy()
 
     public init() {}
 

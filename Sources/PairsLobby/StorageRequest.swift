@@ -43,6 +43,14 @@ public enum NameCheckResult: Sendable, Hashable {
     case verified
     /// It belongs to someone, and the password is not theirs.
     case wrongPassword
+    /// It is not claimed but looks like `claimedName`, which is (the same look-alike skeleton): nobody may use it.
+    case looksLike(claimedName: String)
+    /// The password cannot be one (empty, too long, holding a NUL): `reason` says which.
+    case unusablePassword(reason: String)
+    /// Too many passwords were waiting to be checked: this one was not.
+    case busy
+    /// The store did not answer within its deadline.
+    case timedOut
     /// The store could not say (it failed); the name is not set.
     case unavailable
 }

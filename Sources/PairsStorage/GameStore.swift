@@ -23,6 +23,8 @@ public final class GameStore: Sendable {
     /// The connection for queries and claims.
     let requests: LockedConnection
     let ladders = Ladders(tau: Glicko2Rating.productionTau)
+    /// Every claimed name, in memory, so that name checks never wait for the disk.
+    let claimedNames: ClaimedNames
 
     /// Opens the database at `path`, creating it and its directories when missing, and migrates it to the
     /// current schema. `onFailure` hears about every failure while running (on the writer's thread); it
@@ -41,6 +43,7 @@ public final class GameStore: Sendable {
         do throws(SQLiteError) {
             try Self.checkIntact(writing)
             stored = try writing.integer("SELECT count(*) FROM games") ?? 0
+            claimedNames = try ClaimedNames(loadingFrom: writing)
         } catch {
             throw StoreOpenError(error, path: path)
         }

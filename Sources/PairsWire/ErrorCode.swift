@@ -44,4 +44,12 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     case noSuchGame = "no_such_game"
     /// The server keeps nothing (`pairs serve --data none`): no history, replays, ratings or claimed names.
     case noStorage = "no_storage"
+    /// Too many wrong passwords lately, from the address or for the name: the password was not checked;
+    /// `retry_after` says in how many seconds one will be.
+    case tooManyGuesses = "too_many_guesses"
+    /// The server has too many passwords waiting to be checked: nothing was checked; try again shortly.
+    case busy = "busy"
+    /// The store did not answer within its deadline (a stalled disk): the request may or may not have
+    /// taken effect; try again later.
+    case storageTimeout = "storage_timeout"
 }
