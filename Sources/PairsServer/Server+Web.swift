@@ -103,7 +103,7 @@ extension Server {
             response = .notFound(request)
         case .webSocket:
             do {
-                let accepted = try WebSocketHandshake.response(to: request)
+                let accepted = try WebSocketHandshake.response(to: request, allowedOrigins: configuration.allowedOrigins)
                 send(accepted.encoded(), messages: 0, to: connection)
                 log.write(.debug, .http(connection.id, peer: peer, request: "\(request.method.rawValue) \(request.target)",
                                         status: accepted.status.rawValue))
