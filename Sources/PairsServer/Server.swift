@@ -657,6 +657,12 @@ public final class Server: @unchecked Sendable {
         return ticket
     }
 
+    /// Password checks waiting for a hashing worker (for tests).
+    var nameCheckPoolWaiting: Int { nameChecks.waiting }
+
+    /// Storage work not yet answered (for tests).
+    var storageWorkInFlight: Int { queue.sync { pendingStorage.count } }
+
     /// What every answer that arrives on `queue` from elsewhere is followed by.
     private func afterStorage() {
         performLobbyActions()
