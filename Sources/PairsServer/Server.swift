@@ -91,6 +91,10 @@ public final class Server: @unchecked Sendable {
     /// or `storage_timeout` at the deadline (`ServerConfiguration.storageDeadlineMilliseconds`).
     private var pendingStorage: [Int: PendingStorage] = [:]
     private var nextStorageTicket = 0
+    /// Name checks waiting, in the order they came, for a claim of a look-alike name to be decided (by
+    /// the claimed name's skeleton): so a claim and a `hello` for the same name are answered in the order
+    /// they came, as when one queue did both, and only those wait.
+    private var claimsInFlight: [String: [NameLookup]] = [:]
 
     private var maxConnections = 0
     /// -1 once the server stops accepting.
@@ -570,6 +574,11 @@ public final class Server: @unchecked Sendable {
     /// (`busy` when its queue is full), within the storage deadline.
     private func check(_ lookup: NameLookup) {
         guard let store else { return }
+        let skeleton = NameSkeleton.of(lookup.name)
+        if claimsInFlight[skeleton] != nil {
+            claimsInFlight[skeleton]?.append(lookup)
+            return
+        }
         guard let password = lookup.password else {
             let result: NameCheckResult = switch store.standing(of: lookup.name) {
             case .free: .free
@@ -581,7 +590,10 @@ public final class Server: @unchecked Sendable {
         if let problem = GameStore.problem(withPassword: password) {
             return lobby.nameChecked(lookup, .unusablePassword(reason: problem.description), at: MonotonicClock.now())
         }
-        let ticket = awaitStorage(.name(lookup), afterMilliseconds: lookup.delayMilliseconds)
+        // A name not claimed yet may be claimed by this: until it is known, its look-alikes wait in line.
+        let claiming = store.isClaimed(lookup.name) ? nil : skeleton
+        if let claiming { claimsInFlight[claiming] = [] }
+        let ticket = awaitStorage(.name(lookup, claiming: claiming), afterMilliseconds: lookup.delayMilliseconds)
         guard lookup.delayMilliseconds > 0 else { return hash(lookup, password: password, ticket: ticket, in: store) }
         queue.asyncAfter(deadline: .now() + .milliseconds(Int(lookup.delayMilliseconds))) { [self] in
             hash(lookup, password: password, ticket: ticket, in: store)
@@ -596,13 +608,20 @@ public final class Server: @unchecked Sendable {
             if !store.isClaimed(lookup.name) { storageStep(.claim) }
             let result = Self.claimOrVerify(lookup.name, password: password, in: store)
             queue.async { [self] in
-                guard pendingStorage.removeValue(forKey: ticket) != nil else { return }
-                lobby.nameChecked(lookup, result, at: MonotonicClock.now())
+                answerName(ticket, result)
                 afterStorage()
             }
         }
-        if !accepted, pendingStorage.removeValue(forKey: ticket) != nil {
-            lobby.nameChecked(lookup, .busy, at: MonotonicClock.now())
+        if !accepted { answerName(ticket, .busy) }
+    }
+
+    /// Gives the lobby the word on the name check `ticket`, unless its deadline already did, and lets the
+    /// lookups that waited behind it (a claim's look-alikes) go on.
+    private func answerName(_ ticket: Int, _ result: NameCheckResult) {
+        guard case .name(let lookup, let claiming)? = pendingStorage.removeValue(forKey: ticket) else { return }
+        lobby.nameChecked(lookup, result, at: MonotonicClock.now())
+        if let claiming {
+            for waiting in claimsInFlight.removeValue(forKey: claiming) ?? [] { check(waiting) }
         }
     }
 
@@ -632,7 +651,8 @@ public final class Server: @unchecked Sendable {
     /// What a piece of storage work answers when it comes back.
     private enum PendingStorage {
         case query(request: RequestID?, connection: ConnectionID)
-        case name(NameLookup)
+        /// A name check; with the skeleton of the name it may claim, if it may claim one.
+        case name(NameLookup, claiming: String?)
     }
 
     /// Notes storage work about to start after `delay` ms, and sets its deadline; returns its ticket.
@@ -642,15 +662,17 @@ public final class Server: @unchecked Sendable {
         pendingStorage[ticket] = pending
         let deadline = Int(delay + configuration.storageDeadlineMilliseconds)
         queue.asyncAfter(deadline: .now() + .milliseconds(deadline)) { [self] in
-            guard let pending = pendingStorage.removeValue(forKey: ticket) else { return }
-            switch pending {
-            case .query(let request, let id):
+            switch pendingStorage[ticket] {
+            case nil:
+                return
+            case .query(let request, let id)?:
+                pendingStorage[ticket] = nil
                 guard let connection = connections[id], connection.isOpen else { return }
                 let error = RequestError(.storageTimeout, "the store did not answer within \(configuration.storageDeadlineMilliseconds) ms; try again later",
                                          id: request)
                 deliver(ServerMessageEncoder.encode(.error(error)), messages: 1, to: connection)
-            case .name(let lookup):
-                lobby.nameChecked(lookup, .timedOut, at: MonotonicClock.now())
+            case .name?:
+                answerName(ticket, .timedOut)
             }
             afterStorage()
         }

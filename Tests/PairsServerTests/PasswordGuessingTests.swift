@@ -180,6 +180,29 @@ struct PasswordGuessingTests {
         #expect(try second.waitFor("bob's welcome", within: 20) { if case .welcome(let w) = $0 { w.name == "bob" } else { false } }.isWelcomeMessage)
     }
 
+    @Test("a hello for a name whose claim is still being decided waits for it, and is then refused name_taken, as when one queue did both")
+    func helloWaitsForAClaimInFlight() throws {
+        let directory = try TemporaryDirectory()
+        let gate = StorageGate(holding: .claim)
+        let server = try guardedServer(at: directory.database, gate: gate) { $0.storageDeadlineMilliseconds = 60_000 }
+        defer {
+            gate.open()
+            server.stop()
+        }
+        let ann = try TestClient(port: server.port)
+        ann.send(#"{"type":"hello","name":"ann","password":"secret"}"#)
+        try blockingWaitUntil("ann's claim to reach the store") { server.storageWorkInFlight == 1 && server.nameCheckPoolWaiting == 0 }
+        let bob = try TestClient(port: server.port)
+        _ = try bob.readWelcome()
+        bob.send(#"{"type":"hello","name":"Ann","id":1}"#)
+        let other = try TestClient(port: server.port)
+        #expect(try other.sayHello("zoe").isWelcomeMessage, "a name nobody is claiming is answered at once")
+        #expect(!bob.hasUnreadBytes(), "the look-alike waits for the claim")
+        gate.open()
+        #expect(try bob.waitForError(.nameTaken, within: 20).id == .integer(1))
+        #expect(try ann.waitFor("ann's welcome", within: 20) { if case .welcome(let w) = $0 { w.name == "ann" } else { false } }.isWelcomeMessage)
+    }
+
     @Test("a WebSocket handshake from another origin is refused 403; from the server's own page, from no page, or from an allowed origin it is accepted")
     func crossOriginHandshakesAreRefused() throws {
         let server = try startServer { _ = $0.allow(origin: "http://friends.example:8080/") }
