@@ -77,8 +77,8 @@ extension Lobby {
             client.name = name
             return send(.welcome(Welcome(server: serverName, session: client.id.description, hint: hint, name: name, id: id)), to: client)
         }
-        if password != nil,
-           case .wait(let until, let scope) = guessLimiter.verdict(name: name, address: Self.address(ofPeer: client.peer), at: now) {
+        let address = Self.address(ofPeer: client.peer)
+        if password != nil, case .wait(let until, let scope) = guessLimiter.admit(name: name, address: address, at: now) {
             // Refused unchecked: no hash is computed, and the count does not grow.
             let seconds = Int((now.milliseconds(until: until) + 999) / 1000)
             let because = scope == .address ? "from your address" : "for \(name)"
@@ -87,7 +87,7 @@ extension Lobby {
         }
         client.pendingHello = (name, password != nil, id)
         let delay = password == nil ? 0 : PasswordThrottle.delay(afterFailures: client.failedPasswords)
-        append(.checkName(NameLookup(connection: client.id, name: name, password: password, delayMilliseconds: delay)))
+        append(.checkName(NameLookup(connection: client.id, name: name, password: password, delayMilliseconds: delay, address: address)))
     }
 
     /// Whether the server keeps games; if not, the client is told so.

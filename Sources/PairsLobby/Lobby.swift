@@ -83,6 +83,20 @@ public final class Lobby {
     /// The store's word on a name a `hello` asked for: the name is set (and proved, with a password) or
     /// refused, and the requests that waited behind the `hello` are handled in order.
     public func nameChecked(_ lookup: NameLookup, _ result: NameCheckResult, at now: Moment) {
+        // A password's answer counts for the limits whether or not its connection is still there.
+        var guessing: (addressFailures: Int, nameFailures: Int, retryAt: Moment)?
+        if lookup.password != nil {
+            if result == .wrongPassword {
+                guessing = guessLimiter.failed(name: lookup.name, address: lookup.address, at: now)
+            } else {
+                guessLimiter.finished(name: lookup.name, address: lookup.address)
+            }
+        }
+        if let guessing, now < guessing.retryAt {
+            // The line an operator acts on: which address guesses at which name, how often.
+            log(.warning, .passwordGuessing(address: lookup.address, name: lookup.name, addressFailures: guessing.addressFailures,
+                                            nameFailures: guessing.nameFailures, retryAfterMilliseconds: now.milliseconds(until: guessing.retryAt)))
+        }
         guard let client = clients[lookup.connection], let pending = client.pendingHello, pending.name == lookup.name else { return }
         client.pendingHello = nil
         switch result {
@@ -100,14 +114,6 @@ public final class Lobby {
             client.failedPasswords += 1
             refuse(.badPassword, "that is not the password of \(lookup.name)", id: pending.id, to: client)
             log(.warning, .wrongPassword(logged(client), name: lookup.name, inARow: client.failedPasswords))
-            let address = Self.address(ofPeer: client.peer)
-            let counted = guessLimiter.failed(name: lookup.name, address: address, at: now)
-            let wait = now.milliseconds(until: counted.retryAt)
-            if wait > 0 {
-                // The line an operator acts on: which address guesses at which name, how often.
-                log(.warning, .passwordGuessing(address: address, name: lookup.name, addressFailures: counted.addressFailures,
-                                                nameFailures: counted.nameFailures, retryAfterMilliseconds: wait))
-            }
         case .looksLike(let claimed):
             refuse(.nameTaken, "the name \(lookup.name) looks too much like \(claimed), which belongs to someone: pick another", id: pending.id, to: client)
         case .unusablePassword(let reason):

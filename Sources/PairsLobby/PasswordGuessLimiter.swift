@@ -8,6 +8,10 @@ import PairsRules
 /// The per-name limit binds only addresses with wrong passwords of their own lately: a player who types
 /// the right password from another address than the guesser's gets in at once, while every address that
 /// joins a guessing attack on a name pays that name's delay after its first wrong guess.
+///
+/// Checks in flight count too (`admit` to `failed` or `finished`): an address may have only as many at
+/// once as it has free failures left, and one once it has none, so a hundred connections sending their
+/// guesses in the same instant, the moment a wait ends, get one checked, not a hundred.
 public struct PasswordGuessLimiter: Sendable {
     /// How many guesses, how fast.
     public struct Policy: Sendable, Hashable {
@@ -52,9 +56,18 @@ public struct PasswordGuessLimiter: Sendable {
     /// What is known of one address or one name.
     struct Record: Sendable, Hashable {
         var failures: Int
+        /// The last wrong password, or when the record was made.
         var lastFailure: Moment
         /// No password is checked for it before this.
         var blockedUntil: Moment
+        /// Passwords admitted and not yet answered.
+        var pending = 0
+
+        init(at now: Moment) {
+            failures = 0
+            lastFailure = now
+            blockedUntil = now
+        }
     }
 
     public let policy: Policy
@@ -65,13 +78,17 @@ public struct PasswordGuessLimiter: Sendable {
         self.policy = policy
     }
 
-    /// Whether a password for `name` from `address` may be checked at `now`.
-    public mutating func verdict(name: String, address: String, at now: Moment) -> Verdict {
-        guard let fromAddress = Self.live(&addresses, address, at: now, policy: policy) else { return .check }
-        if now < fromAddress.blockedUntil { return .wait(until: fromAddress.blockedUntil, because: .address) }
-        if let forName = Self.live(&names, name, at: now, policy: policy), now < forName.blockedUntil {
-            return .wait(until: forName.blockedUntil, because: .name)
-        }
+    /// Whether a password for `name` from `address` may be checked at `now`; when it may, it counts as in
+    /// flight until `failed` or `finished` says how it went.
+    public mutating func admit(name: String, address: String, at now: Moment) -> Verdict {
+        var fromAddress = Self.live(&addresses, address, at: now, policy: policy) ?? Record(at: now)
+        if let wait = wait(for: fromAddress, at: now) { return .wait(until: wait, because: .address) }
+        var forName = Self.live(&names, name, at: now, policy: policy) ?? Record(at: now)
+        if fromAddress.failures > 0, let wait = wait(for: forName, at: now) { return .wait(until: wait, because: .name) }
+        fromAddress.pending += 1
+        forName.pending += 1
+        Self.store(fromAddress, at: address, in: &addresses, now: now, policy: policy)
+        Self.store(forName, at: name, in: &names, now: now, policy: policy)
         return .check
     }
 
@@ -83,6 +100,20 @@ public struct PasswordGuessLimiter: Sendable {
         let fromAddress = Self.count(&addresses, address, at: now, policy: policy)
         let forName = Self.count(&names, name, at: now, policy: policy)
         return (fromAddress.failures, forName.failures, max(fromAddress.blockedUntil, forName.blockedUntil))
+    }
+
+    /// An admitted password was answered otherwise than wrong (right, a new claim, or not checked after all).
+    public mutating func finished(name: String, address: String) {
+        addresses[address]?.pending.decrementKeepingNonNegative()
+        names[name]?.pending.decrementKeepingNonNegative()
+    }
+
+    /// When a password for `record` may be checked, if not now: after its delay, and while it has as many
+    /// checks in flight as it may, after the first delay (by then they are answered).
+    private func wait(for record: Record, at now: Moment) -> Moment? {
+        if now < record.blockedUntil { return record.blockedUntil }
+        let inFlight = max(1, policy.freeFailures - record.failures)
+        return record.pending >= inFlight ? now.adding(milliseconds: policy.firstDelayMilliseconds) : nil
     }
 
     /// How many addresses and names are remembered.
@@ -99,13 +130,18 @@ public struct PasswordGuessLimiter: Sendable {
     }
 
     private static func count(_ table: inout [String: Record], _ key: String, at now: Moment, policy: Policy) -> Record {
-        var record = live(&table, key, at: now, policy: policy) ?? Record(failures: 0, lastFailure: now, blockedUntil: now)
+        var record = live(&table, key, at: now, policy: policy) ?? Record(at: now)
+        record.pending.decrementKeepingNonNegative()
         record.failures += 1
         record.lastFailure = now
         record.blockedUntil = now.adding(milliseconds: policy.delay(afterFailures: record.failures))
+        store(record, at: key, in: &table, now: now, policy: policy)
+        return record
+    }
+
+    private static func store(_ record: Record, at key: String, in table: inout [String: Record], now: Moment, policy: Policy) {
         if table[key] == nil, table.count >= policy.maxRecords { makeRoom(in: &table, at: now, policy: policy) }
         table[key] = record
-        return record
     }
 
     /// Forgets stale records, and if that is not enough, the least recently failed quarter: rare (a flood
@@ -115,5 +151,11 @@ public struct PasswordGuessLimiter: Sendable {
         guard table.count >= policy.maxRecords else { return }
         let oldest = table.sorted { $0.value.lastFailure < $1.value.lastFailure }.prefix(max(1, table.count / 4))
         for (key, _) in oldest { table[key] = nil }
+    }
+}
+
+extension Int {
+    fileprivate mutating func decrementKeepingNonNegative() {
+        self = Swift.max(0, self - 1)
     }
 }

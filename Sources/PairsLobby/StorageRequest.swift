@@ -22,12 +22,16 @@ public struct NameLookup: Sendable, Hashable {
     public var password: String?
     /// How long to wait before checking: a connection that got passwords wrong waits longer each time.
     public var delayMilliseconds: Int64
+    /// The address the password came from, for the limits on guesses (`PasswordGuessLimiter`): its answer
+    /// counts there even if the connection is gone by then.
+    public var address: String
 
-    public init(connection: ConnectionID, name: String, password: String?, delayMilliseconds: Int64) {
+    public init(connection: ConnectionID, name: String, password: String?, delayMilliseconds: Int64, address: String = "") {
         self.connection = connection
         self.name = name
         self.password = password
         self.delayMilliseconds = delayMilliseconds
+        self.address = address
     }
 }
 

@@ -13,7 +13,7 @@ struct PasswordGuessLimiterTests {
         var now = start
         var waits: [Int64] = []
         for _ in 0..<14 {
-            guard case .check = limiter.verdict(name: "ann", address: "10.0.0.9", at: now) else {
+            guard case .check = limiter.admit(name: "ann", address: "10.0.0.9", at: now) else {
                 Issue.record("a guess was refused when its wait was over"); return
             }
             let counted = limiter.failed(name: "ann", address: "10.0.0.9", at: now)
@@ -28,17 +28,17 @@ struct PasswordGuessLimiterTests {
         var limiter = PasswordGuessLimiter()
         for _ in 0..<4 { limiter.failed(name: "ann", address: "10.0.0.9", at: start) }
         let later = start.adding(milliseconds: 999)
-        #expect(limiter.verdict(name: "ann", address: "10.0.0.9", at: later) == .wait(until: start.adding(milliseconds: 1_000), because: .address))
-        #expect(limiter.verdict(name: "bob", address: "10.0.0.9", at: later) == .wait(until: start.adding(milliseconds: 1_000), because: .address))
-        #expect(limiter.verdict(name: "ann", address: "10.0.0.9", at: start.adding(milliseconds: 1_000)) == .check)
+        #expect(limiter.admit(name: "ann", address: "10.0.0.9", at: later) == .wait(until: start.adding(milliseconds: 1_000), because: .address))
+        #expect(limiter.admit(name: "bob", address: "10.0.0.9", at: later) == .wait(until: start.adding(milliseconds: 1_000), because: .address))
+        #expect(limiter.admit(name: "ann", address: "10.0.0.9", at: start.adding(milliseconds: 1_000)) == .check)
     }
 
     @Test("the right password from another address is checked at once while the guesser waits")
     func anotherAddressIsNotHeldBack() {
         var limiter = PasswordGuessLimiter()
         for _ in 0..<10 { limiter.failed(name: "ann", address: "10.0.0.9", at: start) }
-        #expect(limiter.verdict(name: "ann", address: "10.0.0.9", at: start) != .check)
-        #expect(limiter.verdict(name: "ann", address: "192.168.1.20", at: start) == .check)
+        #expect(limiter.admit(name: "ann", address: "10.0.0.9", at: start) != .check)
+        #expect(limiter.admit(name: "ann", address: "192.168.1.20", at: start) == .check)
     }
 
     @Test("an address that guessed wrong on its own waits out the name's delay too, so many addresses cannot share out one name")
@@ -46,11 +46,24 @@ struct PasswordGuessLimiterTests {
         var limiter = PasswordGuessLimiter()
         // Ten addresses, one wrong guess each: no address is past its free ones, but the name is.
         for index in 0..<10 { limiter.failed(name: "ann", address: "10.0.0.\(index)", at: start) }
-        let verdict = limiter.verdict(name: "ann", address: "10.0.0.3", at: start.adding(milliseconds: 10))
+        let verdict = limiter.admit(name: "ann", address: "10.0.0.3", at: start.adding(milliseconds: 10))
         guard case .wait(_, let scope) = verdict else { Issue.record("a guessing address was not held: \(verdict)"); return }
         #expect(scope == .name)
-        #expect(limiter.verdict(name: "bob", address: "10.0.0.3", at: start.adding(milliseconds: 10)) == .check)
-        #expect(limiter.verdict(name: "ann", address: "10.0.0.200", at: start.adding(milliseconds: 10)) == .check)
+        #expect(limiter.admit(name: "bob", address: "10.0.0.3", at: start.adding(milliseconds: 10)) == .check)
+        #expect(limiter.admit(name: "ann", address: "10.0.0.200", at: start.adding(milliseconds: 10)) == .check)
+    }
+
+    @Test("guesses sent all at once get only as many checks in flight as the address has free failures left, and one once it has none")
+    func burstsAreCheckedOneAtATime() {
+        var limiter = PasswordGuessLimiter()
+        let clean = (0..<100).filter { _ in limiter.admit(name: "ann", address: "10.0.0.9", at: start) == .check }.count
+        #expect(clean == 3)
+        for _ in 0..<3 { limiter.failed(name: "ann", address: "10.0.0.9", at: start) }
+        let spent = (0..<100).filter { _ in limiter.admit(name: "ann", address: "10.0.0.9", at: start) == .check }.count
+        #expect(spent == 1)
+        #expect(limiter.admit(name: "bob", address: "10.0.0.9", at: start) != .check, "the limit is the address's, whatever the name")
+        limiter.finished(name: "ann", address: "10.0.0.9")
+        #expect(limiter.admit(name: "ann", address: "10.0.0.9", at: start) == .check, "once the check in flight is answered, the next goes")
     }
 
     @Test("an hour without a wrong password forgets the address, and the table never holds more than its bound")
@@ -60,7 +73,7 @@ struct PasswordGuessLimiterTests {
         var limiter = PasswordGuessLimiter(policy: policy)
         for _ in 0..<8 { limiter.failed(name: "ann", address: "10.0.0.9", at: start) }
         let anHourLater = start.adding(milliseconds: policy.forgetAfterMilliseconds)
-        #expect(limiter.verdict(name: "ann", address: "10.0.0.9", at: anHourLater) == .check)
+        #expect(limiter.admit(name: "ann", address: "10.0.0.9", at: anHourLater) == .check)
         #expect(limiter.failed(name: "ann", address: "10.0.0.9", at: anHourLater).addressFailures == 1)
         for index in 0..<1_000 {
             limiter.failed(name: "n\(index)", address: "10.1.\(index / 256).\(index % 256)", at: anHourLater.adding(milliseconds: Int64(index)))
