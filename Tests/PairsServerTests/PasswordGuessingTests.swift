@@ -226,6 +226,22 @@ struct PasswordGuessingTests {
         #expect(try status(origin: "http://127.0.0.1") == 403, "the default port is another port")
     }
 
+    @Test("pairs serve --allow-origin, given twice, lets pages of both origins open WebSockets, and no other")
+    func allowOriginFlag() throws {
+        let (process, port) = try PairsProcess.serve(["--allow-origin", "http://a.example:8080", "--allow-origin", "https://b.example"])
+        defer { process.terminate() }
+        func status(origin: String) throws -> Int {
+            let client = try TestClient(port: port)
+            let lines = ["GET /ws HTTP/1.1", "Host: 127.0.0.1:\(port)", "Upgrade: websocket", "Connection: Upgrade",
+                         "Sec-WebSocket-Key: \(WebSocketTestClient.sampleKey)", "Sec-WebSocket-Version: 13", "Origin: \(origin)"]
+            client.sendRaw(Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8))
+            return try responseStatus(of: client)
+        }
+        #expect(try status(origin: "http://a.example:8080") == 101)
+        #expect(try status(origin: "https://b.example") == 101)
+        #expect(try status(origin: "http://c.example") == 403)
+    }
+
     @Test("the page comes with a Content-Security-Policy that lets it connect back to its server and load nothing from elsewhere")
     func pageHasAContentSecurityPolicy() throws {
         let server = try startServer()
