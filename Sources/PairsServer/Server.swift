@@ -618,6 +618,7 @@ public final class Server: @unchecked Sendable {
     /// Gives the lobby the word on the name check `ticket`, unless its deadline already did, and lets the
     /// lookups that waited behind it (a claim's look-alikes) go on.
     private func answerName(_ ticket: Int, _ result: NameCheckResult) {
+        dispatchPrecondition(condition: .onQueue(queue))
         guard case .name(let lookup, let claiming)? = pendingStorage.removeValue(forKey: ticket) else { return }
         lobby.nameChecked(lookup, result, at: MonotonicClock.now())
         if let claiming {
@@ -657,6 +658,7 @@ public final class Server: @unchecked Sendable {
 
     /// Notes storage work about to start after `delay` ms, and sets its deadline; returns its ticket.
     private func awaitStorage(_ pending: PendingStorage, afterMilliseconds delay: Int64) -> Int {
+        dispatchPrecondition(condition: .onQueue(queue))
         nextStorageTicket += 1
         let ticket = nextStorageTicket
         pendingStorage[ticket] = pending
