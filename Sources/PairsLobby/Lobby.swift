@@ -228,14 +228,31 @@ public final class Lobby {
         send(.error(RequestError(code, message, id: id, retryAfterSeconds: retryAfterSeconds)), to: client)
     }
 
-    /// The address part of a peer as the transport gives it (`HOST:PORT`, `[V6]:PORT`): what the password
-    /// limits count by, since a reconnect changes only the port.
+    /// What the password limits count a peer by (`HOST:PORT`, `[V6]:PORT` as the transport gives it): its
+    /// address, since a reconnect changes only the port; for IPv6, its /64 network, since one host usually
+    /// has a whole /64 to pick addresses from.
     public static func address(ofPeer peer: String) -> String {
         if peer.hasPrefix("["), let close = peer.firstIndex(of: "]") {
-            return String(peer[peer.index(after: peer.startIndex)..<close])
+            let host = String(peer[peer.index(after: peer.startIndex)..<close])
+            return network64(of: host) ?? host
         }
         guard let colon = peer.lastIndex(of: ":") else { return peer }
         return String(peer[..<colon])
+    }
+
+    /// `a:b:c:d::/64` for an IPv6 address written as the transport writes them; nil for an IPv4-mapped one
+    /// (`::ffff:10.0.0.9`, counted as the IPv4 address it is) or text that is not an IPv6 address.
+    static func network64(of host: String) -> String? {
+        guard !host.contains(".") else { return nil }
+        let halves = host.split(separator: "::", omittingEmptySubsequences: false).map(String.init)
+        guard halves.count <= 2 else { return nil }
+        let head = halves[0].isEmpty ? [] : halves[0].split(separator: ":").map(String.init)
+        let tail = halves.count == 2 && !halves[1].isEmpty ? halves[1].split(separator: ":").map(String.init) : []
+        let missing = 8 - head.count - tail.count
+        guard halves.count == 2 ? missing >= 1 : missing == 0 else { return nil }
+        let groups = head + Array(repeating: "0", count: missing) + tail
+        guard groups.allSatisfy({ (1...4).contains($0.count) && UInt16($0, radix: 16) != nil }) else { return nil }
+        return groups.prefix(4).map { String(UInt16($0, radix: 16)!, radix: 16) }.joined(separator: ":") + "::/64"
     }
 
     func log(_ level: LogLevel, _ event: LobbyEvent) {

@@ -112,10 +112,15 @@ struct LobbyPasswordGuessTests {
         #expect(lobby.lookups.count == 1, "checked again once the wait is over")
     }
 
-    @Test("a peer's address is its host without the port, IPv6 ones without their brackets")
+    @Test("a peer counts as its address without the port; an IPv6 one as its /64")
     func addressesOfPeers() {
         #expect(Lobby.address(ofPeer: "10.0.0.9:40001") == "10.0.0.9")
-        #expect(Lobby.address(ofPeer: "[::1]:40001") == "::1")
+        #expect(Lobby.address(ofPeer: "[::1]:40001") == "0:0:0:0::/64")
         #expect(Lobby.address(ofPeer: "[::ffff:127.0.0.1]:7") == "::ffff:127.0.0.1")
+        // Every address of one /64 is one guesser: a host picks among 2^64 of them at will.
+        #expect(Lobby.address(ofPeer: "[2001:db8:1:2::9]:7") == "2001:db8:1:2::/64")
+        #expect(Lobby.address(ofPeer: "[2001:0db8:0001:0002:aaaa:bbbb:cccc:dddd]:7") == "2001:db8:1:2::/64")
+        #expect(Lobby.address(ofPeer: "[2001:db8::1]:7") == "2001:db8:0:0::/64")
+        #expect(Lobby.address(ofPeer: "[fe80::1%eth0]:7") == "fe80::1%eth0")
     }
 }
