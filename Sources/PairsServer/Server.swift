@@ -596,6 +596,7 @@ public final class Server: @unchecked Sendable {
         let ticket = awaitStorage(.name(lookup, claiming: claiming), afterMilliseconds: lookup.delayMilliseconds)
         guard lookup.delayMilliseconds > 0 else { return hash(lookup, password: password, ticket: ticket, in: store) }
         queue.asyncAfter(deadline: .now() + .milliseconds(Int(lookup.delayMilliseconds))) { [self] in
+            guard pendingStorage[ticket] != nil else { return }
             hash(lookup, password: password, ticket: ticket, in: store)
             afterStorage()
         }
