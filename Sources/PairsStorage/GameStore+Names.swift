@@ -53,7 +53,7 @@ extension GameStore {
         }
         // The insert happens only if no name with the skeleton is there, in the one transaction: two claims
         // of look-alikes at once cannot both win.
-        let holders = try read(.immediate) { connection throws(SQLiteError) -> [(name: String, hash: String)] in
+        let holders = try claiming { connection throws(SQLiteError) -> [(name: String, hash: String)] in
             try connection.run("""
                 INSERT INTO names (name, password_hash, claimed_ms, skeleton) SELECT ?1, ?2, ?3, ?4
                 WHERE NOT EXISTS (SELECT 1 FROM names WHERE skeleton = ?4 OR name = ?1)
@@ -71,6 +71,19 @@ extension GameStore {
         guard first.name == name else { return .looksLike(claimedName: first.name) }
         claimedNames.add(first.name, hash: first.hash, skeleton: skeleton)
         return PasswordHash.verify(password, against: first.hash) ? .verified : .wrongPassword
+    }
+}
+
+extension GameStore {
+    /// Runs `body` in an immediate (writing) transaction on the claims' connection.
+    fileprivate func claiming<Result>(_ body: (SQLiteConnection) throws(SQLiteError) -> Result) throws(StoreError) -> Result {
+        do throws(SQLiteError) {
+            return try claims.withConnection { connection throws(SQLiteError) -> Result in
+                try connection.transaction(.immediate) { () throws(SQLiteError) in try body(connection) }
+            }
+        } catch {
+            throw .database(error)
+        }
     }
 }
 
