@@ -8,7 +8,7 @@ extension Lobby {
         if case .leave = request.message { client.lastRequestWasLeave = true } else { client.lastRequestWasLeave = false }
         switch request.message {
         case .hello(let name, let password):
-            hello(name, password: password, from: client, id: id)
+            hello(name, password: password, from: client, id: id, at: now)
         case .join(let join):
             self.join(join, from: client, id: id, at: now)
         case .flip(let card):
@@ -66,7 +66,7 @@ extension Lobby {
     /// Sets the name a connection goes by. Without a store there are no claimed names: the name is set at
     /// once. With one, the store says first whether someone has the name (and, with a password, claims or
     /// proves it); the connection's later requests wait for that answer (`nameChecked`).
-    private func hello(_ name: String, password: String?, from client: Client, id: RequestID?) {
+    private func hello(_ name: String, password: String?, from client: Client, id: RequestID?, at now: Moment) {
         guard configuration.keepsGames else {
             guard password == nil else {
                 return refuse(.noStorage, "this server keeps nothing (started with --data none): names cannot be claimed", id: id, to: client)
@@ -74,9 +74,17 @@ extension Lobby {
             client.name = name
             return send(.welcome(Welcome(server: serverName, session: client.id.description, hint: hint, name: name, id: id)), to: client)
         }
+        let address = Self.address(ofPeer: client.peer)
+        if password != nil, case .wait(let until, let scope) = guessLimiter.admit(name: name, address: address, at: now) {
+            // Refused unchecked: no hash is computed, and the count does not grow.
+            let seconds = Int((now.milliseconds(until: until) + 999) / 1000)
+            let because = scope == .address ? "from your address" : "for \(name)"
+            return refuse(.tooManyGuesses, "too many wrong passwords \(because); try again in \(seconds) s", id: id, to: client,
+                          retryAfterSeconds: seconds)
+        }
         client.pendingHello = (name, password != nil, id)
         let delay = password == nil ? 0 : PasswordThrottle.delay(afterFailures: client.failedPasswords)
-        append(.checkName(NameLookup(connection: client.id, name: name, password: password, delayMilliseconds: delay)))
+        append(.checkName(NameLookup(connection: client.id, name: name, password: password, delayMilliseconds: delay, address: address)))
     }
 
     /// A page of the room list, read from where `query.after` left off: work in proportion to the page,

@@ -27,6 +27,8 @@ public final class Lobby {
     var counters = ServerStatistics()
     /// Seats held for dropped players, per address and in all, against `configuration.roomLimits`.
     var awaySeats: AwaySeats
+    /// Wrong passwords by address and by name, across connections.
+    var guessLimiter: PasswordGuessLimiter
     /// Tokens and seeds come from here: the system's random source in the server.
     var random: any RandomNumberGenerator
 
@@ -46,6 +48,7 @@ public final class Lobby {
         self.startedAt = startedAt
         self.random = random
         awaySeats = AwaySeats(limits: configuration.roomLimits)
+        guessLimiter = PasswordGuessLimiter(policy: configuration.passwordGuesses)
         outbox.reserveCapacity(64)
         spareOutbox.reserveCapacity(64)
     }
@@ -83,6 +86,20 @@ public final class Lobby {
     /// The store's word on a name a `hello` asked for: the name is set (and proved, with a password) or
     /// refused, and the requests that waited behind the `hello` are handled in order.
     public func nameChecked(_ lookup: NameLookup, _ result: NameCheckResult, at now: Moment) {
+        // A password's answer counts for the limits whether or not its connection is still there.
+        var guessing: (addressFailures: Int, nameFailures: Int, retryAt: Moment)?
+        if lookup.password != nil {
+            if result == .wrongPassword {
+                guessing = guessLimiter.failed(name: lookup.name, address: lookup.address, at: now)
+            } else {
+                guessLimiter.finished(name: lookup.name, address: lookup.address)
+            }
+        }
+        if let guessing, now < guessing.retryAt {
+            // The line an operator acts on: which address guesses at which name, how often.
+            log(.warning, .passwordGuessing(address: lookup.address, name: lookup.name, addressFailures: guessing.addressFailures,
+                                            nameFailures: guessing.nameFailures, retryAfterMilliseconds: now.milliseconds(until: guessing.retryAt)))
+        }
         guard let client = clients[lookup.connection], let pending = client.pendingHello, pending.name == lookup.name else { return }
         client.pendingHello = nil
         switch result {
@@ -100,6 +117,15 @@ public final class Lobby {
             client.failedPasswords += 1
             refuse(.badPassword, "that is not the password of \(lookup.name)", id: pending.id, to: client)
             log(.warning, .wrongPassword(logged(client), name: lookup.name, inARow: client.failedPasswords))
+        case .looksLike(let claimed):
+            refuse(.nameTaken, "the name \(lookup.name) looks too much like \(claimed), which belongs to someone: pick another", id: pending.id, to: client)
+        case .unusablePassword(let reason):
+            refuse(.badField, reason, id: pending.id, to: client)
+        case .busy:
+            refuse(.busy, "too many passwords are waiting to be checked; try again in a moment", id: pending.id, to: client,
+                   retryAfterSeconds: 1)
+        case .timedOut:
+            refuse(.storageTimeout, "the store did not answer in time; try again later", id: pending.id, to: client)
         case .unavailable:
             refuse(.noStorage, "names cannot be checked right now; try again later", id: pending.id, to: client)
         }
@@ -211,8 +237,35 @@ public final class Lobby {
         append(.send(ServerMessageEncoder.encode(message), messages: 1, to: client.id))
     }
 
-    func refuse(_ code: ErrorCode, _ message: String, id: RequestID?, to client: Client) {
-        send(.error(RequestError(code, message, id: id)), to: client)
+    func refuse(_ code: ErrorCode, _ message: String, id: RequestID?, to client: Client, retryAfterSeconds: Int? = nil) {
+        send(.error(RequestError(code, message, id: id, retryAfterSeconds: retryAfterSeconds)), to: client)
+    }
+
+    /// What the password limits count a peer by (`HOST:PORT`, `[V6]:PORT` as the transport gives it): its
+    /// address, since a reconnect changes only the port; for IPv6, its /64 network, since one host usually
+    /// has a whole /64 to pick addresses from.
+    public static func address(ofPeer peer: String) -> String {
+        if peer.hasPrefix("["), let close = peer.firstIndex(of: "]") {
+            let host = String(peer[peer.index(after: peer.startIndex)..<close])
+            return network64(of: host) ?? host
+        }
+        guard let colon = peer.lastIndex(of: ":") else { return peer }
+        return String(peer[..<colon])
+    }
+
+    /// `a:b:c:d::/64` for an IPv6 address written as the transport writes them; nil for an IPv4-mapped one
+    /// (`::ffff:10.0.0.9`, counted as the IPv4 address it is) or text that is not an IPv6 address.
+    static func network64(of host: String) -> String? {
+        guard !host.contains(".") else { return nil }
+        let halves = host.split(separator: "::", omittingEmptySubsequences: false).map(String.init)
+        guard halves.count <= 2 else { return nil }
+        let head = halves[0].isEmpty ? [] : halves[0].split(separator: ":").map(String.init)
+        let tail = halves.count == 2 && !halves[1].isEmpty ? halves[1].split(separator: ":").map(String.init) : []
+        let missing = 8 - head.count - tail.count
+        guard halves.count == 2 ? missing >= 1 : missing == 0 else { return nil }
+        let groups = head + Array(repeating: "0", count: missing) + tail
+        guard groups.allSatisfy({ (1...4).contains($0.count) && UInt16($0, radix: 16) != nil }) else { return nil }
+        return groups.prefix(4).map { String(UInt16($0, radix: 16)!, radix: 16) }.joined(separator: ":") + "::/64"
     }
 
     func log(_ level: LogLevel, _ event: LobbyEvent) {

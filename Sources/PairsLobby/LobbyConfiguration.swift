@@ -17,6 +17,8 @@ public struct LobbyConfiguration: Sendable {
     public var keepsGames = false
     /// Seats kept for dropped players, per address and in all: what bounds the rooms nobody is connected to.
     public var roomLimits = RoomLimits()
+    /// How many wrong passwords an address, or a name, may have, and how long it then waits.
+    public var passwordGuesses = PasswordGuessLimiter.Policy()
 
     public init() {}
 

@@ -10,6 +10,7 @@ extension LobbyEvent {
         case .connected: "connect"
         case .nameClaimed: "name_claimed"
         case .wrongPassword: "wrong_password"
+        case .passwordGuessing: "password_guessing"
         case .roomOpened: "room_open"
         case .roomClosed: "room_close"
         case .joined: "join"
@@ -34,6 +35,10 @@ extension LobbyEvent {
         case .wrongPassword(let connection, let name, let inARow):
             fields = [LogField("conn", .text(connection.id.description)), LogField("name", .text(name)),
                       LogField("in_a_row", .integer(inARow)), LogField("peer", .text(connection.peer))]
+        case .passwordGuessing(let address, let name, let addressFailures, let nameFailures, let retryAfter):
+            fields = [LogField("name", .text(name)), LogField("address_failures", .integer(addressFailures)),
+                      LogField("name_failures", .integer(nameFailures)), LogField("retry_after_ms", .integer(Int(retryAfter))),
+                      LogField("address", .text(address))]
         case .roomOpened(let room, let rules):
             fields = [LogField("room", .text(room))] + rules.fields
         case .roomClosed(let room):

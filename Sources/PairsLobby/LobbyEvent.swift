@@ -16,6 +16,9 @@ public enum LobbyEvent: Sendable, Hashable {
     case nameClaimed(LoggedConnection)
     /// A connection gave the wrong password for `name`, `inARow` times in a row.
     case wrongPassword(LoggedConnection, name: String, inARow: Int)
+    /// Wrong passwords from `address`, or for `name`, passed the free ones: the address's next password
+    /// waits `retryAfterMilliseconds`. The operator's cue to look at (or block) the address.
+    case passwordGuessing(address: String, name: String, addressFailures: Int, nameFailures: Int, retryAfterMilliseconds: Int64)
     /// A room was made, by a player's join or by quick match.
     case roomOpened(room: String, rules: RuleSet)
     /// The last player and spectator of a room went: the room is gone.

@@ -22,12 +22,16 @@ public struct NameLookup: Sendable, Hashable {
     public var password: String?
     /// How long to wait before checking: a connection that got passwords wrong waits longer each time.
     public var delayMilliseconds: Int64
+    /// The address the password came from, for the limits on guesses (`PasswordGuessLimiter`): its answer
+    /// counts there even if the connection is gone by then.
+    public var address: String
 
-    public init(connection: ConnectionID, name: String, password: String?, delayMilliseconds: Int64) {
+    public init(connection: ConnectionID, name: String, password: String?, delayMilliseconds: Int64, address: String = "") {
         self.connection = connection
         self.name = name
         self.password = password
         self.delayMilliseconds = delayMilliseconds
+        self.address = address
     }
 }
 
@@ -43,6 +47,14 @@ public enum NameCheckResult: Sendable, Hashable {
     case verified
     /// It belongs to someone, and the password is not theirs.
     case wrongPassword
+    /// It is not claimed but looks like `claimedName`, which is (the same look-alike skeleton): nobody may use it.
+    case looksLike(claimedName: String)
+    /// The password cannot be one (empty, too long, holding a NUL): `reason` says which.
+    case unusablePassword(reason: String)
+    /// Too many passwords were waiting to be checked: this one was not.
+    case busy
+    /// The store did not answer within its deadline.
+    case timedOut
     /// The store could not say (it failed); the name is not set.
     case unavailable
 }

@@ -136,7 +136,7 @@ extension Server {
             response = .notFound(request)
         case .webSocket:
             do {
-                let accepted = try WebSocketHandshake.response(to: request)
+                let accepted = try WebSocketHandshake.response(to: request, allowedOrigins: configuration.allowedOrigins)
                 // A page with its WebSocket open may be reloaded at any time.
                 let host = (try? SocketAddress(peerOf: connection.fd))?.host ?? peer
                 pageVisitors.webSocketOpened(host, at: now)

@@ -79,9 +79,22 @@ public final class Server: @unchecked Sendable {
     let lobby: Lobby
     /// Where finished games and claimed names are kept; nil when the server keeps nothing.
     private let store: GameStore?
-    /// Runs the store's queries and name checks, which block on SQLite (and a name check on a deliberately
-    /// slow password hash): never on `queue`, which runs the rooms. One at a time, in order.
+    /// Runs the store's queries, which block on SQLite: never on `queue`, which runs the rooms. One at a
+    /// time, in order.
     private let storageQueue = DispatchQueue(label: "pairs.storage")
+    /// Hashes passwords (claims and verifications), apart from `storageQueue`, so guessing delays no query.
+    private let nameChecks: NameCheckPool
+    /// Runs before each piece of storage work that may touch the disk: nothing in a real server; a test
+    /// stalls it to play a frozen disk on the real server path.
+    private let storageStep: @Sendable (StorageWork) -> Void
+    /// Storage work not yet answered, by ticket: the client gets whichever comes first, the store's answer
+    /// or `storage_timeout` at the deadline (`ServerConfiguration.storageDeadlineMilliseconds`).
+    private var pendingStorage: [Int: PendingStorage] = [:]
+    private var nextStorageTicket = 0
+    /// Name checks waiting, in the order they came, for a claim of a look-alike name to be decided (by
+    /// the claimed name's skeleton): so a claim and a `hello` for the same name are answered in the order
+    /// they came, as when one queue did both, and only those wait.
+    private var claimsInFlight: [String: [NameLookup]] = [:]
 
     private var maxConnections = 0
     /// -1 once the server stops accepting.
@@ -125,10 +138,18 @@ public final class Server: @unchecked Sendable {
 
     /// A server with `configuration`, keeping finished games and claimed names in `store` when there is one
     /// (the store is opened first, so a file that cannot be used stops `pairs serve` before it listens).
-    public init(configuration: ServerConfiguration, version: String = "dev", store: GameStore? = nil) {
+    public convenience init(configuration: ServerConfiguration, version: String = "dev", store: GameStore? = nil) {
+        self.init(configuration: configuration, version: version, store: store, storageStep: { _ in })
+    }
+
+    /// A server whose storage work runs `storageStep` first (for tests: a stalled disk).
+    init(configuration: ServerConfiguration, version: String = "dev", store: GameStore?,
+         storageStep: @escaping @Sendable (StorageWork) -> Void) {
         self.configuration = configuration
+        nameChecks = NameCheckPool(workers: configuration.nameCheckWorkers, queueLimit: configuration.nameCheckQueueLimit)
         self.log = ServerLog(configuration)
         self.store = store
+        self.storageStep = storageStep
         welcomeWaits = WelcomeWaits(usualMilliseconds: Self.welcomeWaitMilliseconds,
                                     pageVisitorMilliseconds: configuration.pageVisitorSilenceMilliseconds)
         var lobbyConfiguration = configuration.lobby
@@ -482,21 +503,23 @@ public final class Server: @unchecked Sendable {
         }
     }
 
-    /// Asks the store on its own queue, and sends the answer from this one.
+    /// Asks the store on its own queue, and sends the answer from this one, or `storage_timeout` if the
+    /// answer does not come within the deadline.
     private func answer(_ query: StorageQuery, request: RequestID?, to id: ConnectionID) {
         guard let store else { return }
+        let ticket = awaitStorage(.query(request: request, connection: id), afterMilliseconds: 0)
         storageQueue.async { [self] in
+            storageStep(.query)
             // Games that ended before the question was asked are committed first, so the answer has them
             // all: a client that saw a game end finds it in the history at once.
             store.flush()
             let lines = LongAnswers.lines(Self.ask(store, query, request: request))
             let bytes = lines.flatMap(ServerMessageEncoder.encode)
             queue.async { [self] in
-                guard let connection = connections[id], connection.isOpen else { return }
+                guard pendingStorage.removeValue(forKey: ticket) != nil,
+                      let connection = connections[id], connection.isOpen else { return }
                 deliver(bytes, messages: lines.count, to: connection)
-                performLobbyActions()
-                finishFailures()
-                armLobbyTimer()
+                afterStorage()
             }
         }
     }
@@ -548,32 +571,130 @@ public final class Server: @unchecked Sendable {
         }
     }
 
-    /// Looks a name up in the store (after the lookup's delay), on the store's queue, and gives the lobby
-    /// the answer on this one.
+    /// Answers a `hello`'s name. Without a password, from the claimed names in memory, at once: it never
+    /// waits for the disk or for anyone's password. With one, after the lookup's delay, on the hashing pool
+    /// (`busy` when its queue is full), within the storage deadline.
     private func check(_ lookup: NameLookup) {
         guard let store else { return }
-        storageQueue.asyncAfter(deadline: .now() + .milliseconds(Int(lookup.delayMilliseconds))) { [self] in
-            let result: NameCheckResult
-            do throws(StoreError) {
-                if let password = lookup.password {
-                    switch try store.claimOrVerify(name: lookup.name, password: password) {
-                    case .claimed: result = .claimed
-                    case .verified: result = .verified
-                    case .wrongPassword: result = .wrongPassword
-                    }
-                } else {
-                    result = try store.isClaimed(lookup.name) ? .taken : .free
-                }
-            } catch {
-                result = .unavailable
+        let skeleton = NameSkeleton.of(lookup.name)
+        if claimsInFlight[skeleton] != nil {
+            claimsInFlight[skeleton]?.append(lookup)
+            return
+        }
+        guard let password = lookup.password else {
+            let result: NameCheckResult = switch store.standing(of: lookup.name) {
+            case .free: .free
+            case .claimed: .taken
+            case .looksLike(let claimed): .looksLike(claimedName: claimed)
             }
+            return lobby.nameChecked(lookup, result, at: MonotonicClock.now())
+        }
+        if let problem = GameStore.problem(withPassword: password) {
+            return lobby.nameChecked(lookup, .unusablePassword(reason: problem.description), at: MonotonicClock.now())
+        }
+        // A name not claimed yet may be claimed by this: until it is known, its look-alikes wait in line.
+        let claiming = store.isClaimed(lookup.name) ? nil : skeleton
+        if let claiming { claimsInFlight[claiming] = [] }
+        let ticket = awaitStorage(.name(lookup, claiming: claiming), afterMilliseconds: lookup.delayMilliseconds)
+        guard lookup.delayMilliseconds > 0 else { return hash(lookup, password: password, ticket: ticket, in: store) }
+        queue.asyncAfter(deadline: .now() + .milliseconds(Int(lookup.delayMilliseconds))) { [self] in
+            guard pendingStorage[ticket] != nil else { return }
+            hash(lookup, password: password, ticket: ticket, in: store)
+            afterStorage()
+        }
+    }
+
+    /// Hands a claim or a verification to the hashing pool; `busy` at once when its queue is full.
+    private func hash(_ lookup: NameLookup, password: String, ticket: Int, in store: GameStore) {
+        let accepted = nameChecks.submit { [self] in
+            // Only a new claim writes to the disk; a verification reads the hash from memory.
+            if !store.isClaimed(lookup.name) { storageStep(.claim) }
+            let result = Self.claimOrVerify(lookup.name, password: password, in: store)
             queue.async { [self] in
-                lobby.nameChecked(lookup, result, at: MonotonicClock.now())
-                performLobbyActions()
-                finishFailures()
-                armLobbyTimer()
+                answerName(ticket, result)
+                afterStorage()
             }
         }
+        if !accepted { answerName(ticket, .busy) }
+    }
+
+    /// Gives the lobby the word on the name check `ticket`, unless its deadline already did, and lets the
+    /// lookups that waited behind it (a claim's look-alikes) go on.
+    private func answerName(_ ticket: Int, _ result: NameCheckResult) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard case .name(let lookup, let claiming)? = pendingStorage.removeValue(forKey: ticket) else { return }
+        lobby.nameChecked(lookup, result, at: MonotonicClock.now())
+        if let claiming {
+            for waiting in claimsInFlight.removeValue(forKey: claiming) ?? [] { check(waiting) }
+        }
+    }
+
+    /// The store's word on a name and password, as the lobby takes it.
+    private static func claimOrVerify(_ name: String, password: String, in store: GameStore) -> NameCheckResult {
+        do throws(StoreError) {
+            switch try store.claimOrVerify(name: name, password: password) {
+            case .claimed: return .claimed
+            case .verified: return .verified
+            case .wrongPassword: return .wrongPassword
+            case .looksLike(let claimed): return .looksLike(claimedName: claimed)
+            }
+        } catch {
+            if case .password(let problem) = error { return .unusablePassword(reason: problem.description) }
+            return .unavailable
+        }
+    }
+
+    /// Which storage work is about to touch the disk, for `storageStep`.
+    enum StorageWork {
+        /// A query on the storage queue.
+        case query
+        /// A claim's insert, on the hashing pool.
+        case claim
+    }
+
+    /// What a piece of storage work answers when it comes back.
+    private enum PendingStorage {
+        case query(request: RequestID?, connection: ConnectionID)
+        /// A name check; with the skeleton of the name it may claim, if it may claim one.
+        case name(NameLookup, claiming: String?)
+    }
+
+    /// Notes storage work about to start after `delay` ms, and sets its deadline; returns its ticket.
+    private func awaitStorage(_ pending: PendingStorage, afterMilliseconds delay: Int64) -> Int {
+        dispatchPrecondition(condition: .onQueue(queue))
+        nextStorageTicket += 1
+        let ticket = nextStorageTicket
+        pendingStorage[ticket] = pending
+        let deadline = Int(delay + configuration.storageDeadlineMilliseconds)
+        queue.asyncAfter(deadline: .now() + .milliseconds(deadline)) { [self] in
+            switch pendingStorage[ticket] {
+            case nil:
+                return
+            case .query(let request, let id)?:
+                pendingStorage[ticket] = nil
+                guard let connection = connections[id], connection.isOpen else { return }
+                let error = RequestError(.storageTimeout, "the store did not answer within \(configuration.storageDeadlineMilliseconds) ms; try again later",
+                                         id: request)
+                deliver(ServerMessageEncoder.encode(.error(error)), messages: 1, to: connection)
+            case .name?:
+                answerName(ticket, .timedOut)
+            }
+            afterStorage()
+        }
+        return ticket
+    }
+
+    /// Password checks waiting for a hashing worker (for tests).
+    var nameCheckPoolWaiting: Int { nameChecks.waiting }
+
+    /// Storage work not yet answered (for tests).
+    var storageWorkInFlight: Int { queue.sync { pendingStorage.count } }
+
+    /// What every answer that arrives on `queue` from elsewhere is followed by.
+    private func afterStorage() {
+        performLobbyActions()
+        finishFailures()
+        armLobbyTimer()
     }
 
     /// Queues lines of the lobby's for a connection, framed as its framing frames them.

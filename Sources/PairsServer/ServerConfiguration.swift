@@ -1,4 +1,5 @@
 import PairsLobby
+import PairsWeb
 import PairsRules
 import PairsWire
 
@@ -28,8 +29,27 @@ public struct ServerConfiguration: Sendable {
     /// line where it expects HTTP), and a closed idle socket is one a browser knows to replace. The lobby's
     /// idle limit for a connection in no room: as long as a silent person in netcat is kept anywhere.
     public var pageVisitorSilenceMilliseconds: Int64 = 300_000
+    /// How long a client waits for the store (a history query, a claim) before it is told `storage_timeout`:
+    /// far longer than any query takes on a working disk, and a bound on how long a stalled one (a full
+    /// disk, a frozen file system) leaves a client without an answer.
+    public var storageDeadlineMilliseconds: Int64 = 5_000
+    /// Threads that hash passwords, and how many checks may wait for them before more are answered `busy`
+    /// (see `NameCheckPool`).
+    public var nameCheckWorkers = NameCheckPool.defaultWorkers
+    public var nameCheckQueueLimit = NameCheckPool.defaultQueueLimit
+    /// Origins besides the server's own whose pages may open a WebSocket to it (`--allow-origin`), as
+    /// browsers send them: `http://host:port`.
+    public var allowedOrigins: [String] = []
     /// What the lobby's decisions depend on: room defaults, grace, idle and rate limits.
     public var lobby = LobbyConfiguration()
 
     public init() {}
+
+    /// Adds `origin` to `allowedOrigins`, as browsers spell it; false when it is not an `http://` or
+    /// `https://` origin.
+    public mutating func allow(origin: String) -> Bool {
+        guard WebSocketOrigin.isValid(origin) else { return false }
+        allowedOrigins.append(WebSocketOrigin.normalized(origin))
+        return true
+    }
 }

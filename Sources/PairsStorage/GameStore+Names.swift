@@ -4,21 +4,46 @@ import Glibc
 
 /// Names that belong to someone.
 ///
-/// Claiming and verifying hash the password, which is slow on purpose (see `PasswordHash`): call them on
-/// a queue of their own, never on the one that runs the rooms.
+/// Whether a name is claimed is answered from memory (`ClaimedNames`). Claiming and verifying hash the
+/// password, which is slow on purpose (see `PasswordHash`): call them on a queue of their own, never on
+/// the one that runs the rooms. Verifying reads no disk; only a new claim writes.
 extension GameStore {
     /// Whether `name` is claimed, so that using it needs its password.
-    public func isClaimed(_ name: String) throws(StoreError) -> Bool {
-        try storedHash(of: name) != nil
+    public func isClaimed(_ name: String) -> Bool {
+        claimedNames.hash(of: name) != nil
     }
 
-    /// Claims `name` with `password` if the name is free; otherwise checks `password` against it.
+    /// Whether `name` is free, claimed, or looks like a claimed name, from memory: never waits for the disk.
+    public func standing(of name: String) -> NameStanding {
+        if claimedNames.hash(of: name) != nil { return .claimed }
+        if let other = claimedNames.other(than: name, withSkeleton: NameSkeleton.of(name)) {
+            return .looksLike(claimedName: other)
+        }
+        return .free
+    }
+
+    /// Why `password` cannot be a password (empty, too long, holding a NUL), or nil when it can: checked
+    /// before any hashing, so that such a password is refused as a bad request, not as a wrong guess.
+    public static func problem(withPassword password: String) -> PasswordError? {
+        do {
+            try PasswordHash.check(password)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Claims `name` with `password` if neither it nor a name that looks like it is claimed; otherwise
+    /// checks `password` against it.
     public func claimOrVerify(name: String, password: String) throws(StoreError) -> NameCheck {
         let bytes = name.utf8.count
         guard (1...RecordText.name.maxBytes).contains(bytes) else { throw .nameLength(bytes: bytes) }
-        if let hash = try storedHash(of: name) {
+        if let problem = Self.problem(withPassword: password) { throw .password(problem) }
+        if let hash = claimedNames.hash(of: name) {
             return PasswordHash.verify(password, against: hash) ? .verified : .wrongPassword
         }
+        let skeleton = NameSkeleton.of(name)
+        if let other = claimedNames.other(than: name, withSkeleton: skeleton) { return .looksLike(claimedName: other) }
         // Hashed before taking the connection, so the slow part holds no lock.
         let hash: String
         do {
@@ -26,24 +51,38 @@ extension GameStore {
         } catch {
             throw .password(error)
         }
-        let inserted = try read(.immediate) { connection throws(SQLiteError) in
-            try connection.run(
-                "INSERT INTO names (name, password_hash, claimed_ms) VALUES (?1, ?2, ?3) ON CONFLICT (name) DO NOTHING",
-                binding: [.text(name), .text(hash), .integer(WallClockTime.now().unixMilliseconds)])
-            return connection.changes == 1
+        // The insert happens only if no name with the skeleton is there, in the one transaction: two claims
+        // of look-alikes at once cannot both win.
+        let holders = try claiming { connection throws(SQLiteError) -> [(name: String, hash: String)] in
+            try connection.run("""
+                INSERT INTO names (name, password_hash, claimed_ms, skeleton) SELECT ?1, ?2, ?3, ?4
+                WHERE NOT EXISTS (SELECT 1 FROM names WHERE skeleton = ?4 OR name = ?1)
+                """,
+                binding: [.text(name), .text(hash), .integer(WallClockTime.now().unixMilliseconds), .text(skeleton)])
+            if connection.changes == 1 { return [] }
+            return try connection.rows("SELECT name, password_hash FROM names WHERE skeleton = ?1 OR name = ?2 ORDER BY name = ?2 DESC",
+                                       binding: [.text(skeleton), .text(name)]) { (name: $0.text(at: 0), hash: $0.text(at: 1)) }
         }
-        if inserted { return .claimed }
-        // Someone else claimed it between the look and the insert: the password must be theirs now.
-        guard let theirs = try storedHash(of: name) else { return .wrongPassword }
-        return PasswordHash.verify(password, against: theirs) ? .verified : .wrongPassword
+        guard let first = holders.first else {
+            claimedNames.add(name, hash: hash, skeleton: skeleton)
+            return .claimed
+        }
+        // Someone else claimed it (or a look-alike) between the look and the insert.
+        guard first.name == name else { return .looksLike(claimedName: first.name) }
+        claimedNames.add(first.name, hash: first.hash, skeleton: skeleton)
+        return PasswordHash.verify(password, against: first.hash) ? .verified : .wrongPassword
     }
+}
 
-    /// The password hash `name` was claimed with, or nil when it is free.
-    private func storedHash(of name: String) throws(StoreError) -> String? {
-        try read { connection throws(SQLiteError) in
-            try connection.rows("SELECT password_hash FROM names WHERE name = ?1", binding: [.text(name)]) {
-                $0.text(at: 0)
-            }.first
+extension GameStore {
+    /// Runs `body` in an immediate (writing) transaction on the claims' connection.
+    fileprivate func claiming<Result>(_ body: (SQLiteConnection) throws(SQLiteError) -> Result) throws(StoreError) -> Result {
+        do throws(SQLiteError) {
+            return try claims.withConnection { connection throws(SQLiteError) -> Result in
+                try connection.transaction(.immediate) { () throws(SQLiteError) in try body(connection) }
+            }
+        } catch {
+            throw .database(error)
         }
     }
 }

@@ -3,8 +3,8 @@ import CSQLite
 /// What outlives the server, in one SQLite file: finished games (history and replays), claimed names,
 /// and the ladders.
 ///
-/// Two connections: the writer's, on a thread of its own, commits finished games in batches
-/// (`record(_:)` returns at once); the other answers queries and claims, one at a time. Queries and
+/// Three connections: the writer's, on a thread of its own, commits finished games in batches
+/// (`record(_:)` returns at once); one answers queries, one at a time; one writes claims. Queries and
 /// claims block their caller for as long as SQLite (and, for claims, the deliberately slow password hash)
 /// takes: call them off any queue that must stay responsive, such as the one that runs the rooms.
 ///
@@ -20,9 +20,14 @@ public final class GameStore: Sendable {
 
     private let lock: StoreLock
     let writer: GameWriter
-    /// The connection for queries and claims.
+    /// The connection for queries.
     let requests: LockedConnection
+    /// The connection for claims, apart from queries': a claim's write waiting on a slow disk (or on the
+    /// writer's batch) holds no query up, as WAL readers never wait for a writer.
+    let claims: LockedConnection
     let ladders = Ladders(tau: Glicko2Rating.productionTau)
+    /// Every claimed name, in memory, so that name checks never wait for the disk.
+    let claimedNames: ClaimedNames
 
     /// Opens the database at `path`, creating it and its directories when missing, and migrates it to the
     /// current schema. `onFailure` hears about every failure while running (on the writer's thread); it
@@ -41,10 +46,12 @@ public final class GameStore: Sendable {
         do throws(SQLiteError) {
             try Self.checkIntact(writing)
             stored = try writing.integer("SELECT count(*) FROM games") ?? 0
+            claimedNames = try ClaimedNames(loadingFrom: writing)
         } catch {
             throw StoreOpenError(error, path: path)
         }
         requests = LockedConnection(try Self.connect(path))
+        claims = LockedConnection(try Self.connect(path))
         writer = GameWriter(connection: LockedConnection(writing), ladders: ladders, stored: stored, onFailure: onFailure)
     }
 

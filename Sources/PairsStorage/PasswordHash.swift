@@ -40,7 +40,7 @@ enum PasswordHash {
         return difference == 0
     }
 
-    private static func check(_ password: String) throws(PasswordError) {
+    static func check(_ password: String) throws(PasswordError) {
         let bytes = password.utf8.count
         guard bytes > 0 else { throw .empty }
         guard bytes <= maxPasswordBytes else { throw .tooLong(bytes: bytes) }

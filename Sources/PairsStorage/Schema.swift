@@ -7,7 +7,7 @@ import CSQLite
 /// whole. A new version is one more case in `migrate(to:)` and one more function; `current` follows.
 enum Schema {
     /// The newest version this code knows.
-    static let current = 2
+    static let current = 3
 
     /// `PRAGMA application_id` of a Pairs database ("Pair" in ASCII): tells our files from other programs'
     /// SQLite databases, which would otherwise look like a Pairs database of an unknown version.
@@ -55,6 +55,7 @@ enum Schema {
         switch version {
         case 1: try createHistoryAndNames(connection)
         case 2: try addLadders(connection, ladders: ladders)
+        case 3: try addNameSkeletons(connection)
         default: throw SQLiteError(result: SQLITE_ERROR, message: "no migration to schema version \(version)")
         }
     }
@@ -149,6 +150,22 @@ enum Schema {
                 ladder: game.ladder, names: names, outcome: outcome, flips: game.flips, lastMoveMilliseconds: game.last)
             try ladders.apply(result, on: connection)
         }
+    }
+}
+
+extension Schema {
+    /// Version 3: each claimed name's look-alike skeleton (`NameSkeleton`), so that claims are unique under
+    /// it. The index is not unique: a file from before may hold two claimed names with one skeleton (`ann`
+    /// and `Ann`), and both stay claimed and usable by whoever holds their passwords; the store refuses any
+    /// new claim that looks like either (`GameStore.claimOrVerify`).
+    fileprivate static func addNameSkeletons(_ connection: SQLiteConnection) throws(SQLiteError) {
+        try connection.execute("ALTER TABLE names ADD COLUMN skeleton TEXT NOT NULL DEFAULT ''")
+        let names = try connection.rows("SELECT name FROM names") { $0.text(at: 0) }
+        for name in names {
+            try connection.run("UPDATE names SET skeleton = ?1 WHERE name = ?2",
+                               binding: [.text(NameSkeleton.of(name)), .text(name)])
+        }
+        try connection.execute("CREATE INDEX names_by_skeleton ON names (skeleton)")
     }
 }
 

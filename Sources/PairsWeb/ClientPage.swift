@@ -41,8 +41,15 @@ public enum ClientPage {
             return HTTPResponse(status: .notModified, headers: headers)
         }
         headers.append(name: "Content-Type", value: "text/html; charset=utf-8")
+        headers.append(name: "Content-Security-Policy", value: contentSecurityPolicy)
         return HTTPResponse(status: .ok, headers: headers, body: bytes)
     }
+
+    /// What the page may do, for the browser to enforce: its own inline script and style, a WebSocket
+    /// back to the server it came from, and nothing from anywhere else (no script, style, image, frame or
+    /// connection elsewhere), nor may another site frame it.
+    public static let contentSecurityPolicy =
+        "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'; base-uri 'none'; frame-ancestors 'none'"
 
     /// Whether the request's `If-None-Match` lists this page's ETag, or `*` (RFC 9110 §13.1.2).
     private static func isCached(by request: HTTPRequest) -> Bool {

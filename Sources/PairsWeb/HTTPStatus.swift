@@ -7,6 +7,8 @@ public enum HTTPStatus: Int, Sendable, Hashable {
     case notModified = 304
     /// A request that is not HTTP/1 as this server reads it, or a WebSocket handshake that is not one.
     case badRequest = 400
+    /// A WebSocket handshake from a page of another origin.
+    case forbidden = 403
     case notFound = 404
     /// A method other than `GET` or `HEAD`.
     case methodNotAllowed = 405
@@ -28,6 +30,7 @@ public enum HTTPStatus: Int, Sendable, Hashable {
         case .ok: "OK"
         case .notModified: "Not Modified"
         case .badRequest: "Bad Request"
+        case .forbidden: "Forbidden"
         case .notFound: "Not Found"
         case .methodNotAllowed: "Method Not Allowed"
         case .requestTimeout: "Request Timeout"

@@ -1,9 +1,9 @@
 /// The server's side of the WebSocket opening handshake (RFC 6455 §4.2): checks that a request asks for a
 /// WebSocket, and writes the 101 that turns the connection into one.
 ///
-/// The `Origin` header is not checked: the server has no cookies or credentials a page on another origin
-/// could borrow, and every page on the LAN may play. No subprotocol or extension is negotiated, so the
-/// response names none and the frames use no reserved bits.
+/// A handshake from a page of another origin is refused (`WebSocketOrigin`): a page elsewhere could otherwise
+/// use its visitors' browsers to guess claimed names' passwords from inside the LAN. No subprotocol or
+/// extension is negotiated, so the response names none and the frames use no reserved bits.
 public enum WebSocketHandshake {
     /// The only protocol version there is (RFC 6455 §4.1), the value of `Sec-WebSocket-Version`.
     public static let version = "13"
@@ -15,7 +15,8 @@ public enum WebSocketHandshake {
     private static let keyNonceBytes = 16
 
     /// The response that accepts `request` as a WebSocket handshake: 101 with `Sec-WebSocket-Accept`.
-    public static func response(to request: HTTPRequest) throws(WebSocketHandshakeError) -> HTTPResponse {
+    /// `allowedOrigins` are origins besides the server's own whose pages may connect.
+    public static func response(to request: HTTPRequest, allowedOrigins: [String] = []) throws(WebSocketHandshakeError) -> HTTPResponse {
         // §4.1: a GET of HTTP/1.1 or later.
         guard request.method == .get, request.version == .http1_1 else { throw .notAnUpgradeRequest }
         guard request.headers.contains(token: "websocket", inFieldNamed: "Upgrade"),
@@ -27,6 +28,9 @@ public enum WebSocketHandshake {
         }
         guard let key = request.headers["Sec-WebSocket-Key"], Base64.decode(key)?.count == keyNonceBytes else {
             throw .invalidKey
+        }
+        guard WebSocketOrigin.isAllowed(request, alsoAllowing: allowedOrigins) else {
+            throw .foreignOrigin(request.headers.values(named: "Origin").joined(separator: ", "))
         }
         return HTTPResponse(status: .switchingProtocols, headers: [
             "Upgrade": "websocket",

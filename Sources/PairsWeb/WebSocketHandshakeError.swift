@@ -8,6 +8,9 @@ public enum WebSocketHandshakeError: Error, Sendable, Hashable {
     case unsupportedVersion(String)
     /// A missing or repeated `Sec-WebSocket-Key`, or one that is not 16 bytes in Base64. 400.
     case invalidKey
+    /// An `Origin` that is neither the server's own (its host and port are not the request's `Host`) nor
+    /// one allowed with `--allow-origin`: a page elsewhere. 403.
+    case foreignOrigin(String)
 
     /// The response that refuses the handshake.
     public var response: HTTPResponse {
@@ -19,6 +22,8 @@ public enum WebSocketHandshakeError: Error, Sendable, Hashable {
                        headers: ["Sec-WebSocket-Version": WebSocketHandshake.version])
         case .invalidKey:
             .plainText(.badRequest, "400 Bad Request: Sec-WebSocket-Key must be 16 bytes in Base64")
+        case .foreignOrigin(let origin):
+            .plainText(.forbidden, "403 Forbidden: pages from \(origin) may not connect here (the server allows its own page, and origins given with --allow-origin)")
         }
     }
 }

@@ -149,10 +149,14 @@ public struct RequestError: Error, Sendable, Hashable {
     public var code: ErrorCode
     public var message: String
     public var id: RequestID?
+    /// Seconds to wait before asking again (`retry_after`), for a refusal that passes with time
+    /// (`too_many_guesses`, `busy`).
+    public var retryAfterSeconds: Int?
 
-    public init(_ code: ErrorCode, _ message: String, id: RequestID? = nil) {
+    public init(_ code: ErrorCode, _ message: String, id: RequestID? = nil, retryAfterSeconds: Int? = nil) {
         self.code = code
         self.message = message
         self.id = id
+        self.retryAfterSeconds = retryAfterSeconds
     }
 }

@@ -47,4 +47,12 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     /// A `join` would make a room while the address (or the server) already holds as many seats of
     /// players who dropped as it may (`RoomLimits`).
     case tooManyRooms = "too_many_rooms"
+    /// Too many wrong passwords lately, from the address or for the name: the password was not checked;
+    /// `retry_after` says in how many seconds one will be.
+    case tooManyGuesses = "too_many_guesses"
+    /// The server has too many passwords waiting to be checked: nothing was checked; try again shortly.
+    case busy = "busy"
+    /// The store did not answer within its deadline (a stalled disk): the request may or may not have
+    /// taken effect; try again later.
+    case storageTimeout = "storage_timeout"
 }

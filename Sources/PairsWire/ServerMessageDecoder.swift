@@ -60,7 +60,8 @@ public enum ServerMessageDecoder {
         case "error":
             let raw = try reader.string("code")
             guard let code = ErrorCode(rawValue: raw) else { throw .badField("code") }
-            message = .error(RequestError(code, try reader.string("message"), id: reader.id()))
+            message = .error(RequestError(code, try reader.string("message"), id: reader.id(),
+                                          retryAfterSeconds: try reader.optionalInteger("retry_after")))
         case "chat":
             message = .chat(ChatMessage(room: try reader.string("room"), from: try reader.string("from"),
                                         seat: try reader.optionalSeat("seat"), text: try reader.string("text"),

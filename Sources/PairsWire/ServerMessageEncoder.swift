@@ -56,6 +56,7 @@ public enum ServerMessageEncoder {
             w.key("type"); w.string("error")
             w.key("code"); w.string(error.code.rawValue)
             w.key("message"); w.string(error.message)
+            if let seconds = error.retryAfterSeconds { w.key("retry_after"); w.integer(seconds) }
             writeID(error.id, to: &w)
         case .chat(let chat):
             w.key("type"); w.string("chat")

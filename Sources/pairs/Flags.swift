@@ -13,6 +13,8 @@ struct Flags {
     static let shortNames: [Character: String] = ["h": "host", "p": "port", "r": "room", "n": "name"]
 
     private var values: [String: String] = [:]
+    /// Every value given for each name, in order, for the flags that may be repeated.
+    private var everyValue: [String: [String]] = [:]
 
     init(_ arguments: [String], known: Set<String>, switches: Set<String> = []) throws(UsageError) {
         var index = 0
@@ -49,6 +51,7 @@ struct Flags {
                 value = arguments[index]
             }
             values[name] = value
+            everyValue[name, default: []].append(value ?? "")
             index += 1
         }
     }
@@ -56,6 +59,9 @@ struct Flags {
     func string(_ name: String) -> String? { values[name] }
 
     func isSet(_ name: String) -> Bool { values[name] != nil }
+
+    /// Every value of a flag that may be given more than once, in order.
+    func strings(_ name: String) -> [String] { everyValue[name] ?? [] }
 
     func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = values[name] else { return nil }

@@ -28,6 +28,8 @@ enum ServeCommand {
       --log-format FORMAT    text, or json for log collectors: one object a line (default text)
       --log-file PATH        append the log to PATH instead of stderr; SIGUSR1 reopens it (rotation)
       --pid-file PATH        write the process id to PATH once listening; removed on a clean exit
+      --allow-origin ORIGIN  let pages from ORIGIN (such as http://example.lan:8080) open WebSockets
+                             here too; repeatable (by default only the server's own page may)
       --data PATH            the SQLite file that keeps finished games, claimed names and ratings, or none
                              to keep nothing (default $XDG_DATA_HOME/pairs/pairs.db, or
                              ~/.local/share/pairs/pairs.db)
@@ -141,7 +143,7 @@ enum ServeCommand {
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         let flags = try Flags(arguments, known: Set([
             "host", "port", "grace-seconds", "seed", "max-connections", "idle-seconds", "visitor-silence-seconds", "rate-limit", "log-level", "data",
-            "log-format", "log-file", "pid-file",
+            "log-format", "log-file", "pid-file", "allow-origin",
         ]).union(RuleFlags.names), switches: RuleFlags.switches)
         var options = Options()
         for name in ["log-file", "pid-file"] where flags.string(name)?.isEmpty == true {
@@ -164,6 +166,11 @@ enum ServeCommand {
             configuration.host = host
         }
         configuration.port = try flags.integer("port", in: 0...65535) ?? configuration.port
+        for origin in flags.strings("allow-origin") {
+            guard configuration.allow(origin: origin) else {
+                throw UsageError("--allow-origin needs an origin such as http://example.lan:8080, not '\(origin)'")
+            }
+        }
         var lobby = configuration.lobby
         do {
             lobby.defaultRules = try flags.ruleChoices().rules(over: lobby.defaultRules)

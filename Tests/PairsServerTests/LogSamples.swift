@@ -35,6 +35,7 @@ func everyEvent(with text: String) -> [(level: LogLevel, name: String, fields: [
         .connected(ConnectionID(7, slot: 0), peer: "[::1]:40000"),
         .nameClaimed(who),
         .wrongPassword(who, name: text, inARow: 3),
+        .passwordGuessing(address: "192.168.1.5", name: text, addressFailures: 4, nameFailures: 9, retryAfterMilliseconds: 1_000),
         .roomOpened(room: text, rules: .standard),
         .roomOpened(room: text, rules: RuleSet(variant: Variant(seats: .one, setSize: .triple, deck: .cards, scoring: .matchismo(.standard),
                                                                  gameSeconds: 90, peekMilliseconds: 3000),
@@ -79,7 +80,7 @@ func everyEvent(with text: String) -> [(level: LogLevel, name: String, fields: [
 
 /// Every event name the log has: `everyEvent` must name them all.
 let everyEventName: Set<String> = [
-    "connect", "name_claimed", "wrong_password", "room_open", "room_close", "join", "watch", "leave", "disconnect",
+    "connect", "name_claimed", "wrong_password", "password_guessing", "room_open", "room_close", "join", "watch", "leave", "disconnect",
     "silent_close", "resume", "forfeit", "game_over", "listening", "server_full", "accept_failed", "http", "game_not_kept", "summary",
     "shutdown", "stopped", "log_reopened", "log_reopen_failed",
 ]

@@ -92,3 +92,52 @@ func anySixteenBytesAreAKey() throws {
     #expect(response.headers["Sec-WebSocket-Accept"] == WebSocketHandshake.acceptValue(forKey: "AAAAAAAAAAAAAAAAAAAAAA=="))
     #expect(response.headers["Sec-WebSocket-Accept"] != WebSocketTestClient.sampleAccept)
 }
+
+@Suite("Which pages may open a WebSocket")
+struct WebSocketOriginTests {
+    private func request(host: String, origins: [String]) -> HTTPRequest {
+        var headers: HTTPHeaders = ["Host": host]
+        for origin in origins { headers.append(name: "Origin", value: origin) }
+        return HTTPRequest(method: .get, target: "/ws", headers: headers)
+    }
+
+    @Test("the server's own page, by the Host it was asked for, and no page at all, are let in", arguments: [
+        ("192.168.1.5:7777", ["http://192.168.1.5:7777"]),
+        ("pairs.lan", ["http://pairs.lan"]),
+        ("pairs.lan", ["http://pairs.lan:80"]),
+        ("Pairs.LAN:7777", ["http://pairs.lan:7777"]),
+        ("[::1]:7777", ["http://[::1]:7777"]),
+        ("pairs.lan:443", ["https://pairs.lan"]),
+        ("pairs.lan:7777", []),
+    ])
+    func ownPageIsAllowed(host: String, origins: [String]) {
+        #expect(WebSocketOrigin.isAllowed(request(host: host, origins: origins), alsoAllowing: []))
+    }
+
+    @Test("a page of any other origin is refused: another host, another port, null, file, two Origins", arguments: [
+        ("192.168.1.5:7777", ["http://evil.example"]),
+        ("192.168.1.5:7777", ["http://192.168.1.5:7778"]),
+        ("192.168.1.5:7777", ["http://192.168.1.5"]),
+        ("192.168.1.5:7777", ["null"]),
+        ("192.168.1.5:7777", ["file://"]),
+        ("192.168.1.5:7777", ["http://192.168.1.5:7777", "http://evil.example"]),
+        ("192.168.1.5:7777", ["http://192.168.1.5:7777.evil.example"]),
+    ])
+    func foreignPagesAreRefused(host: String, origins: [String]) {
+        #expect(!WebSocketOrigin.isAllowed(request(host: host, origins: origins), alsoAllowing: []))
+    }
+
+    @Test("an origin given to --allow-origin is let in, however it was spelled; the handshake refuses others with 403")
+    func allowedOrigins() throws {
+        let allowed = [WebSocketOrigin.normalized("HTTP://Friends.example:8080/")]
+        #expect(WebSocketOrigin.isAllowed(request(host: "pairs.lan:7777", origins: ["http://friends.example:8080"]), alsoAllowing: allowed))
+        #expect(!WebSocketOrigin.isAllowed(request(host: "pairs.lan:7777", origins: ["http://friends.example"]), alsoAllowing: allowed))
+        #expect(WebSocketOrigin.isValid("http://friends.example:8080"))
+        #expect(!WebSocketOrigin.isValid("friends.example"))
+        #expect(!WebSocketOrigin.isValid("http://"))
+        #expect(!WebSocketOrigin.isValid("http://a/b"))
+        let foreign = handshake { $0 = replacing("Origin", with: [("Origin", "http://evil.example")], in: $0) }
+        #expect(throws: WebSocketHandshakeError.foreignOrigin("http://evil.example")) { try WebSocketHandshake.response(to: foreign) }
+        #expect(WebSocketHandshakeError.foreignOrigin("x").response.status == .forbidden)
+    }
+}

@@ -313,6 +313,7 @@ let otherFixtures: [MessageFixture] = {
         fixtures.append(MessageFixture("error \(code.rawValue)", .error(RequestError(code, "why \"\(code)\" \\ é", id: .integer(9)))))
     }
     fixtures.append(MessageFixture("error without an id", .error(RequestError(.badJSON, "not valid JSON"))))
+    fixtures.append(MessageFixture("error with retry_after", .error(RequestError(.tooManyGuesses, "wait", id: .integer(3), retryAfterSeconds: 8))))
     fixtures.append(MessageFixture("error with a string id", .error(RequestError(.badRoom, awkwardText, id: .string("e")))))
     for reason in ByeReason.allCases {
         fixtures.append(MessageFixture("bye \(reason.rawValue)", .bye(reason)))
@@ -470,6 +471,7 @@ private func reference(_ message: ServerMessage) -> Ref {
         }
     case .error(let error):
         members = ["type": "error", "code": .string(error.code.rawValue), "message": .string(error.message)]
+        if let seconds = error.retryAfterSeconds { members["retry_after"] = .int(seconds) }
         id = error.id
     case .chat(let chat):
         members = ["type": "chat", "room": .string(chat.room), "from": .string(chat.from), "seat": .seat(chat.seat),
