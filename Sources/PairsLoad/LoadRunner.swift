@@ -56,6 +56,8 @@ public final class LoadRunner: @unchecked Sendable {
     var statistics = LoadStatistics()
     /// The moment the current batch of events was harvested: the arrival time of everything in it.
     var batchTime: UInt64 = 0
+    /// What the server calls itself in its `welcome` (`pairs 0.1.0`), for the report.
+    var serverVersion: String?
 
     /// The next connection to open, and how many connects are in flight.
     var nextToOpen = 0
@@ -151,6 +153,8 @@ public final class LoadRunner: @unchecked Sendable {
         startTime = MonotonicClock.nanoseconds()
         startCPU = ProcessCPU.ownSeconds()
         startServerCPU = configuration.serverPID.flatMap { ProcessCPU.seconds(ofProcess: $0) }
+        statistics.timeline.begin(at: startTime, cpu: startCPU, serverCPU: startServerCPU)
+        schedule(at: statistics.timeline.startOfSecond(1), .secondOfRun, target: 1)
 
         let interval = configuration.ratePerConnection.map { UInt64(1_000_000_000 / $0) } ?? 0
         let count = configuration.gamesInFlight
@@ -210,6 +214,7 @@ public final class LoadRunner: @unchecked Sendable {
             recordUnfinishedFlips(of: game, now: now)
             if game.isInProgress { statistics.gamesUnfinished += 1 }
         }
+        statistics.timeline.close(at: now, cpu: stopCPU, serverCPU: stopServerCPU)
         for connection in connections {
             switch connection.status {
             case .open: beginLeaving(connection, now: now)
@@ -226,11 +231,11 @@ public final class LoadRunner: @unchecked Sendable {
     /// one whose moment to leave has passed while it waited (for a resend, or for the client itself).
     func recordUnfinishedFlips(of game: LoadGame, now: UInt64) {
         if let flip = game.outstanding {
-            statistics.recordUnfinished(age: now &- flip.intended)
+            statistics.recordUnfinished(age: now &- flip.intended, at: now)
             game.outstanding = nil
         }
         if let flip = game.planned, flip.intended < now {
-            statistics.recordUnfinished(age: now - flip.intended)
+            statistics.recordUnfinished(age: now - flip.intended, at: now)
         }
         game.planned = nil
     }
@@ -266,10 +271,20 @@ public final class LoadRunner: @unchecked Sendable {
         report.thinkMilliseconds = configuration.thinkMilliseconds
         report.durationSeconds = Double(stopTime - startTime) / 1e9
         report.connectionsRequested = connections.count
+        report.serverVersion = serverVersion
         report.counts = statistics
         report.cpuSeconds = stopCPU - startCPU
         if let start = startServerCPU, let stop = stopServerCPU { report.serverCPUSeconds = stop - start }
         return report
+    }
+
+    /// The tick at the start of each second: CPU readings for the timeline, and the next tick. A late tick
+    /// still marks its own second (the reading is a little late, rather than missing); the next follows.
+    private func readCPU(second: Int, now: UInt64) {
+        guard phase == .running else { return }
+        statistics.timeline.readCPU(second: second, cpu: ProcessCPU.ownSeconds(),
+                                    serverCPU: configuration.serverPID.flatMap { ProcessCPU.seconds(ofProcess: $0) })
+        schedule(at: statistics.timeline.startOfSecond(second + 1), .secondOfRun, target: second + 1)
     }
 
     private func reportProgress() {
@@ -326,6 +341,7 @@ public final class LoadRunner: @unchecked Sendable {
             if connections[target].status == .leaving { closeSocket(connections[target]) }
         case .endOfRun: finish()
         case .endOfDrain: complete()
+        case .secondOfRun: readCPU(second: target, now: now)
         }
     }
 }
