@@ -132,8 +132,8 @@ public enum LoadReportPage {
                 verdict = row.higherIsBetter ? "better" : "worse"
                 change = "new"
             }
-            html += "<tr class=\"\(verdict)\"><td>\(row.label)</td><td>\(number(LoadReport.rounded(row.before, 3)))</td>"
-                + "<td>\(number(LoadReport.rounded(row.after, 3)))</td><td>\(change) \(verdict == "same" ? "" : verdict)</td></tr>\n"
+            html += "<tr class=\"\(verdict)\"><td>\(row.label)</td><td>\(plain(row.before))</td>"
+                + "<td>\(plain(row.after))</td><td>\(change) \(verdict == "same" ? "" : verdict)</td></tr>\n"
         }
         return html + "</tbody></table></div></section>\n"
     }
@@ -406,6 +406,13 @@ public enum LoadReportPage {
         return text
     }
 
+    /// A figure of the comparison: whole numbers without a fraction, others to three decimals at most.
+    private static func plain(_ value: Double) -> String {
+        let rounded = LoadReport.rounded(value, 3)
+        guard rounded.isFinite else { return "-" }
+        return rounded == rounded.rounded() && abs(rounded) < 1e15 ? "\(Int(rounded))" : rounded.description
+    }
+
     /// A number exactly as the run's JSON writes it.
     static func number(_ value: Double) -> String {
         value.isFinite ? value.description : "-"
@@ -447,7 +454,7 @@ public enum LoadReportPage {
     figure{margin:0;background:var(--card);border-radius:8px;padding:8px 8px 4px;min-width:0}
     figcaption{font-weight:600;font-size:14px;margin:0 0 4px 4px}
     svg{display:block;width:100%;height:auto}
-    svg text{fill:var(--muted);font-size:11px;font-family:inherit}
+    svg text{fill:var(--muted);font-size:12px;font-family:inherit}
     .grid{stroke:var(--grid);stroke-width:1}
     .axis{fill:none;stroke:var(--muted);stroke-width:1}
     .line{fill:none;stroke-width:1.8;stroke-linejoin:round}
