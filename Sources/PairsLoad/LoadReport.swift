@@ -189,13 +189,21 @@ public struct LoadReport: Sendable {
         integers("errors") { $0.errors }
         integers("dropped") { $0.connectionsDropped }
         integers("failed") { $0.connectionsFailed }
-        let histograms = seconds.map(\.latency.histogram)
+        // One histogram, refilled for each second: an hour's seconds as whole histograms would take 200 MB.
+        var percentiles = [[Double?]](repeating: [], count: Self.secondPercentiles.count + 1)
+        var histogram = LatencyHistogram()
+        for second in seconds {
+            histogram.reset()
+            histogram.add(second.latency)
+            for (index, (_, quantile)) in Self.secondPercentiles.enumerated() {
+                percentiles[index].append(histogram.count == 0 ? nil : Double(histogram.value(atQuantile: quantile)) / 1_000_000)
+            }
+            percentiles[Self.secondPercentiles.count].append(histogram.count == 0 ? nil : Double(histogram.max) / 1_000_000)
+        }
         w.key("latency_ms")
         w.beginObject()
-        for (name, quantile) in Self.secondPercentiles {
-            doubles(name, histograms.map { $0.count == 0 ? nil : Double($0.value(atQuantile: quantile)) / 1_000_000 })
-        }
-        doubles("max", histograms.map { $0.count == 0 ? nil : Double($0.max) / 1_000_000 })
+        for (index, (name, _)) in Self.secondPercentiles.enumerated() { doubles(name, percentiles[index]) }
+        doubles("max", percentiles[Self.secondPercentiles.count])
         integers("samples") { Int($0.latency.count) }
         w.endObject()
         w.key("cpu_s")

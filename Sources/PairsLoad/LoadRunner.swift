@@ -280,7 +280,7 @@ public final class LoadRunner: @unchecked Sendable {
 
     /// The tick at the start of each second: CPU readings for the timeline, and the next tick. A late tick
     /// still marks its own second (the reading is a little late, rather than missing); the next follows.
-    private func readCPU(second: Int, now: UInt64) {
+    private func readCPU(second: Int) {
         guard phase == .running else { return }
         statistics.timeline.readCPU(second: second, cpu: ProcessCPU.ownSeconds(),
                                     serverCPU: configuration.serverPID.flatMap { ProcessCPU.seconds(ofProcess: $0) })
@@ -341,7 +341,7 @@ public final class LoadRunner: @unchecked Sendable {
             if connections[target].status == .leaving { closeSocket(connections[target]) }
         case .endOfRun: finish()
         case .endOfDrain: complete()
-        case .secondOfRun: readCPU(second: target, now: now)
+        case .secondOfRun: readCPU(second: target)
         }
     }
 }
