@@ -262,7 +262,8 @@ public enum LoadReportPage {
                 path += drawing ? "V\(y)H\(x1)" : "M\(x0) \(y)H\(x1)"
                 drawing = true
             }
-            svg += "<path class=\"line s\(line.style)\" d=\"\(path)\"><title>\(escape(line.name))</title></path>\n"
+            let dashes = line.style == 5 ? " stroke-dasharray=\"5 3\"" : ""
+            svg += "<path class=\"line s\(line.style)\" fill=\"none\" stroke=\"\(palette[line.style - 1])\" stroke-width=\"1.8\"\(dashes) d=\"\(path)\"><title>\(escape(line.name))</title></path>\n"
         }
         svg += "</svg>\n"
         return figure(id: id, title: title, svg: svg, legend: lines.map { ($0.name, $0.style) })
@@ -288,7 +289,7 @@ public enum LoadReportPage {
             let x0 = coordinate(xScale.fraction(of: lows[index]), from: leftMargin, to: chartWidth - rightMargin)
             let x1 = coordinate(xScale.fraction(of: bucket.high), from: leftMargin, to: chartWidth - rightMargin)
             let y = coordinate(yScale.fraction(of: Double(bucket.count) / total * 100), from: bottom, to: topMargin)
-            svg += "<path class=\"bar\" d=\"M\(x0) \(bottom)V\(y)H\(x1)V\(bottom)Z\"><title>\(number(bucket.low))–\(number(bucket.high)) ms: \(bucket.count)</title></path>\n"
+            svg += "<path class=\"bar\" fill=\"\(palette[0])\" d=\"M\(x0) \(bottom)V\(y)H\(x1)V\(bottom)Z\"><title>\(number(bucket.low))–\(number(bucket.high)) ms: \(bucket.count)</title></path>\n"
         }
         svg += "</svg>\n"
         return figure(id: "histogram", title: title, svg: svg, legend: [("% of flips", 1)])
@@ -307,18 +308,19 @@ public enum LoadReportPage {
 
     private static func chartFrame(id: String, title: String, xScale: Scale, scale: Scale, xUnit: String = "") -> String {
         let left = leftMargin, right = chartWidth - rightMargin, top = topMargin, bottom = chartHeight - bottomMargin
-        var svg = "<svg viewBox=\"0 0 \(number(chartWidth)) \(number(chartHeight))\" role=\"img\" aria-label=\"\(escape(title))\">\n"
+        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(number(chartWidth)) \(number(chartHeight))\" role=\"img\" "
+            + "aria-label=\"\(escape(title))\" font-family=\"sans-serif\" font-size=\"12\">\n"
         for tick in scale.ticks {
             let y = coordinate(scale.fraction(of: tick), from: bottom, to: top)
-            svg += "<line class=\"grid\" x1=\"\(left)\" x2=\"\(right)\" y1=\"\(y)\" y2=\"\(y)\"/>"
-            svg += "<text x=\"\(left - 4)\" y=\"\(y + 3.5)\" text-anchor=\"end\">\(label(tick))</text>\n"
+            svg += "<line class=\"grid\" stroke=\"\(gridColour)\" x1=\"\(left)\" x2=\"\(right)\" y1=\"\(y)\" y2=\"\(y)\"/>"
+            svg += "<text fill=\"\(textColour)\" x=\"\(left - 4)\" y=\"\(y + 3.5)\" text-anchor=\"end\">\(label(tick))</text>\n"
         }
         for tick in xScale.ticks {
             let x = coordinate(xScale.fraction(of: tick), from: left, to: right)
-            svg += "<line class=\"grid\" x1=\"\(x)\" x2=\"\(x)\" y1=\"\(top)\" y2=\"\(bottom)\"/>"
-            svg += "<text x=\"\(x)\" y=\"\(bottom + 15)\" text-anchor=\"middle\">\(label(tick))\(xUnit)</text>\n"
+            svg += "<line class=\"grid\" stroke=\"\(gridColour)\" x1=\"\(x)\" x2=\"\(x)\" y1=\"\(top)\" y2=\"\(bottom)\"/>"
+            svg += "<text fill=\"\(textColour)\" x=\"\(x)\" y=\"\(bottom + 15)\" text-anchor=\"middle\">\(label(tick))\(xUnit)</text>\n"
         }
-        svg += "<path class=\"axis\" d=\"M\(left) \(top)V\(bottom)H\(right)\"/>\n"
+        svg += "<path class=\"axis\" fill=\"none\" stroke=\"\(textColour)\" d=\"M\(left) \(top)V\(bottom)H\(right)\"/>\n"
         return svg
     }
 
@@ -434,6 +436,12 @@ public enum LoadReportPage {
         }
         return escaped
     }
+
+    /// The light scheme's colours, also written on the SVG elements themselves, so a chart copied out of the
+    /// page (as BENCHMARKS.md's are) draws alone; in the page, its style sheet overrides them by scheme.
+    static let palette = ["#0969da", "#cf222e", "#8250df", "#9a6700", "#6e7781"]
+    static let gridColour = "#d8dee4"
+    static let textColour = "#57606a"
 
     static let style = """
     :root{--bg:#fff;--fg:#1b1f24;--muted:#57606a;--grid:#d8dee4;--card:#f3f5f7;--c1:#0969da;--c2:#cf222e;--c3:#8250df;--c4:#9a6700;--c5:#6e7781;--good:#1a7f37;--bad:#cf222e}

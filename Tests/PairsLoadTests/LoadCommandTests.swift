@@ -155,7 +155,7 @@ struct LoadCommandTests {
         #expect(paths.filter { pointCount($0) >= 2 }.count >= 6, "\(paths)")
         #expect(html.contains("<section id=\"compare\">"))
         #expect(!html.contains("<script"))
-        #expect(!html.contains("http://") && !html.contains("https://"), "nothing fetched from the network")
+        #expect(!html.contains("src=") && !html.contains("href=") && !html.contains("url("), "nothing fetched, from the network or the disk")
 
         // The same page from the JSON, by the binary.
         let after = directory.appendingPathComponent("after.json").path
