@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import PairsWire
 
 /// Why a run's JSON (`pairs load --json`) could not be read back for a report.
@@ -13,7 +16,7 @@ public enum LoadRunFileError: Error, Sendable, Equatable, CustomStringConvertibl
 
     public var description: String {
         switch self {
-        case .unreadable(let path, let errno): "cannot read \(path) (errno \(errno))"
+        case .unreadable(let path, let errno): "cannot read \(path): \(String(cString: strerror(errno)))"
         case .tooLarge(let path): "\(path) is larger than \(LoadRunSummary.maxFileBytes / 1_048_576) MiB, more than any run's JSON"
         case .notJSON(let error): "not JSON: \(error)"
         case .badKey(let key): "not the JSON of pairs load --json: '\(key)' is missing or of the wrong kind"
