@@ -339,7 +339,7 @@ public enum LoadReportPage {
         private var linearTop: (top: Double, step: Double) {
             guard case .linear(let high, let exact) = self else { return (1, 1) }
             guard high > 0 else { return (1, 0.25) }
-            let rough = high / 4
+            let rough = high / 5
             var magnitude = 1.0
             while magnitude * 10 <= rough { magnitude *= 10 }
             while magnitude > rough { magnitude /= 10 }
