@@ -18,8 +18,8 @@ import PairsWire
 /// - Every socket is in one level-triggered epoll instance (`EventPoller`), and only the epoll descriptor
 ///   has a Dispatch read source. One Dispatch wakeup harvests up to `EventPoller.maxEvents` ready sockets,
 ///   instead of one wakeup per socket per message as per-socket sources would cost.
-/// - Timers (think time, pacing, resends, the end of the run) are entries in one min-heap (`TimerHeap`)
-///   behind one Dispatch timer armed for the earliest.
+/// - Timers (think time, pacing, resends, each second's CPU reading, the end of the run) are entries in one
+///   min-heap (`TimerHeap`) behind one Dispatch timer armed for the earliest.
 /// - A game is driven from the connection in seat 0 only: both players receive the same state lines, so
 ///   they are scanned once (`StateScanner`, no JSON tree), and seat 1's stream is only checked for the
 ///   lines that are not states (errors, `joined`, `bye`), by their first bytes. A solo game has seat 0 only.
@@ -85,8 +85,8 @@ public final class LoadRunner: @unchecked Sendable {
     /// state (`Linger.forQuickAnswers`), as the server does for requests: a state that arrives meanwhile is
     /// read by the waiting thread, with no wake-up of Dispatch's manager thread in between. Without it, at
     /// one game the load client used more CPU than the server it drives, and added those hand-offs to every
-    /// latency it measured. Only without think time or pacing: then the timers are resends and the end of
-    /// the run, which can wait the 3.2 ms the waits may take; paced bots' timers could not.
+    /// latency it measured. Only without think time or pacing: then the timers are resends, the seconds' CPU
+    /// readings and the end of the run, which can wait the 3.2 ms the waits may take; paced bots' could not.
     let harvestPolicy: EventLoop.Policy
 
     /// Fires at the earliest deadline in `timers`.
