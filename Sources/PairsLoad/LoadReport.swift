@@ -17,6 +17,8 @@ public struct LoadReport: Sendable {
     public var durationSeconds = 0.0
     /// Two per game.
     public var connectionsRequested = 0
+    /// What the server calls itself in its `welcome` (`pairs 0.1.0`); nil if no welcome was read.
+    public var serverVersion: String?
 
     /// Everything counted during the run.
     public var counts = LoadStatistics()
@@ -52,8 +54,11 @@ public struct LoadReport: Sendable {
         "latency_ms", "unfinished_flips", "unfinished_max_ms",
         "errors", "errors_total",
         "connections", "connection_failures", "connections_dropped", "unreadable_lines",
-        "cpu_s",
+        "cpu_s", "server", "series", "latency_histogram_ms",
     ]
+
+    /// Buckets per doubling in `latency_histogram_ms`: four, so the chart's bars are 19% apart.
+    static let histogramBucketsPerDoubling = 4
 
     /// The summary as one JSON object on one line (without a newline).
     public var json: String {
@@ -103,6 +108,19 @@ public struct LoadReport: Sendable {
         w.key("server")
         if let serverCPUSeconds { w.double(Self.rounded(serverCPUSeconds, 3)) } else { w.null() }
         w.endObject()
+        w.key("server")
+        if let serverVersion { w.string(serverVersion) } else { w.null() }
+        w.key("series"); writeSeries(to: &w)
+        w.key("latency_histogram_ms")
+        w.beginArray()
+        for bucket in counts.latency.logBuckets(perPowerOfTwo: Self.histogramBucketsPerDoubling) {
+            w.beginArray()
+            w.double(Self.rounded(Double(bucket.low) / 1_000_000, 6))
+            w.double(Self.rounded(Double(bucket.high) / 1_000_000, 6))
+            w.integer(bucket.count)
+            w.endArray()
+        }
+        w.endArray()
         w.endObject()
         return String(decoding: w.bytes, as: UTF8.self)
     }
@@ -146,6 +164,63 @@ public struct LoadReport: Sendable {
         lines.append(cpuLine)
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// The timeline, one array per figure with an element per second.
+    private func writeSeries(to w: inout JSONWriter) {
+        let seconds = counts.timeline.seconds
+        func integers(_ key: String, _ value: (LoadSecond) -> Int) {
+            w.key(key)
+            w.beginArray()
+            for second in seconds { w.integer(value(second)) }
+            w.endArray()
+        }
+        func doubles(_ key: String, _ values: [Double?]) {
+            w.key(key)
+            w.beginArray()
+            for value in values {
+                if let value { w.double(Self.rounded(value, 3)) } else { w.null() }
+            }
+            w.endArray()
+        }
+        w.beginObject()
+        w.key("seconds"); w.integer(seconds.count)
+        integers("flips") { $0.flips }
+        integers("games") { $0.games }
+        integers("errors") { $0.errors }
+        integers("dropped") { $0.connectionsDropped }
+        integers("failed") { $0.connectionsFailed }
+        // One histogram, refilled for each second: an hour's seconds as whole histograms would take 200 MB.
+        var percentiles = [[Double?]](repeating: [], count: Self.secondPercentiles.count + 1)
+        var histogram = LatencyHistogram()
+        for second in seconds {
+            histogram.reset()
+            histogram.add(second.latency)
+            for (index, (_, quantile)) in Self.secondPercentiles.enumerated() {
+                percentiles[index].append(histogram.count == 0 ? nil : Double(histogram.value(atQuantile: quantile)) / 1_000_000)
+            }
+            percentiles[Self.secondPercentiles.count].append(histogram.count == 0 ? nil : Double(histogram.max) / 1_000_000)
+        }
+        w.key("latency_ms")
+        w.beginObject()
+        for (index, (name, _)) in Self.secondPercentiles.enumerated() { doubles(name, percentiles[index]) }
+        doubles("max", percentiles[Self.secondPercentiles.count])
+        integers("samples") { Int($0.latency.count) }
+        w.endObject()
+        w.key("cpu_s")
+        w.beginObject()
+        doubles("load", seconds.map(\.cpuSeconds))
+        if serverCPUSeconds == nil {
+            w.key("server"); w.null()
+        } else {
+            doubles("server", seconds.map(\.serverCPUSeconds))
+        }
+        w.endObject()
+        w.endObject()
+    }
+
+    /// The percentiles the timeline gives for each second (p999 of a second's few thousand flips would be
+    /// its maximum, nearly).
+    static let secondPercentiles: [(name: String, quantile: Double)] = [("p50", 0.5), ("p90", 0.9), ("p99", 0.99)]
 
     static let percentiles: [(name: String, quantile: Double)] = [("p50", 0.5), ("p90", 0.9), ("p99", 0.99), ("p999", 0.999)]
 

@@ -37,8 +37,7 @@ extension LoadRunner {
         game.observe()
         let state = game.state
         if let flip = game.outstanding, case .integer(flip.id)? = state.eventID {
-            statistics.recordLatency(now &- flip.intended)
-            statistics.flips += 1
+            statistics.countFlip(latency: now &- flip.intended, at: now)
             game.outstanding = nil
         }
         switch state.phase {
@@ -62,7 +61,7 @@ extension LoadRunner {
     /// unanswered, with its age, rather than vanishing from the latencies.
     private func dropPlan(of game: LoadGame, now: UInt64) {
         if let flip = game.planned, flip.id != 0 {
-            statistics.recordUnfinished(age: now &- flip.intended)
+            statistics.recordUnfinished(age: now &- flip.intended, at: now)
         }
         game.planned = nil
         game.generation &+= 1
@@ -121,8 +120,7 @@ extension LoadRunner {
     // MARK: Between games
 
     private func gameOver(_ game: LoadGame, forfeit: Bool, now: UInt64) {
-        statistics.games += 1
-        if forfeit { statistics.gamesForfeited += 1 }
+        statistics.countGame(forfeit: forfeit, at: now)
         game.holdsReservation = false
         if let limit = configuration.games, statistics.games >= limit {
             finish()
@@ -193,7 +191,7 @@ extension LoadRunner {
                 statistics.resends += 1
                 schedule(at: now + wait, .join, target: connection.index)
             } else if phase == .running, connection.seat == nil {
-                statistics.connectionFailures["join \(error.code.rawValue)", default: 0] += 1
+                statistics.countFailure("join \(error.code.rawValue)", at: now)
                 abandon(game, now: now)
             }
         case .rematch:

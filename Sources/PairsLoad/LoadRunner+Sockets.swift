@@ -189,7 +189,7 @@ extension LoadRunner {
             // game the leave just forfeited) are not the server's errors; only the leave's own count.
             let answersLeave = connection.leaveID != 0 && error.id == .integer(connection.leaveID)
             if (phase == .running && connection.status == .open) || answersLeave {
-                statistics.count(error: error.code.rawValue)
+                statistics.count(error: error.code.rawValue, at: batchTime)
             }
             receivedError(error, on: connection, now: batchTime)
         case .left:
@@ -204,7 +204,10 @@ extension LoadRunner {
             guard game.status == .playing || game.status == .joining,
                   game.state.assign(message, faces: &scanner.faces) else { return }
             receivedState(game, now: batchTime)
-        case .welcome, .chat, .rooms, .pong, .stats, .help, .history, .replay, .replayMoves, .leaderboard, .profile:
+        case .welcome(let welcome):
+            // The server names its version in every welcome; the first is kept for the report.
+            if serverVersion == nil { serverVersion = welcome.server }
+        case .chat, .rooms, .pong, .stats, .help, .history, .replay, .replayMoves, .leaderboard, .profile:
             break
         }
     }
@@ -299,9 +302,9 @@ extension LoadRunner {
         // (server_full) after its partner's failure had already abandoned the game.
         guard phase == .running, !wasLeaving || connection.seat == nil else { return }
         if connection.seat == nil {
-            statistics.connectionFailures[why, default: 0] += 1
+            statistics.countFailure(why, at: batchTime)
         } else {
-            statistics.connectionsDropped[why, default: 0] += 1
+            statistics.countDrop(why, at: batchTime)
         }
         abandon(games[connection.game], now: batchTime)
     }
@@ -309,7 +312,7 @@ extension LoadRunner {
     /// A connection that never took its seat: counted as a failure, and its game given up.
     func failBeforeJoining(_ connection: LoadConnection, reason: String) {
         guard phase == .running else { return }
-        statistics.connectionFailures[reason, default: 0] += 1
+        statistics.countFailure(reason, at: batchTime)
         abandon(games[connection.game], now: batchTime)
     }
 

@@ -18,8 +18,8 @@ import PairsWire
 /// - Every socket is in one level-triggered epoll instance (`EventPoller`), and only the epoll descriptor
 ///   has a Dispatch read source. One Dispatch wakeup harvests up to `EventPoller.maxEvents` ready sockets,
 ///   instead of one wakeup per socket per message as per-socket sources would cost.
-/// - Timers (think time, pacing, resends, the end of the run) are entries in one min-heap (`TimerHeap`)
-///   behind one Dispatch timer armed for the earliest.
+/// - Timers (think time, pacing, resends, each second's CPU reading, the end of the run) are entries in one
+///   min-heap (`TimerHeap`) behind one Dispatch timer armed for the earliest.
 /// - A game is driven from the connection in seat 0 only: both players receive the same state lines, so
 ///   they are scanned once (`StateScanner`, no JSON tree), and seat 1's stream is only checked for the
 ///   lines that are not states (errors, `joined`, `bye`), by their first bytes. A solo game has seat 0 only.
@@ -56,6 +56,8 @@ public final class LoadRunner: @unchecked Sendable {
     var statistics = LoadStatistics()
     /// The moment the current batch of events was harvested: the arrival time of everything in it.
     var batchTime: UInt64 = 0
+    /// What the server calls itself in its `welcome` (`pairs 0.1.0`), for the report.
+    var serverVersion: String?
 
     /// The next connection to open, and how many connects are in flight.
     var nextToOpen = 0
@@ -83,8 +85,8 @@ public final class LoadRunner: @unchecked Sendable {
     /// state (`Linger.forQuickAnswers`), as the server does for requests: a state that arrives meanwhile is
     /// read by the waiting thread, with no wake-up of Dispatch's manager thread in between. Without it, at
     /// one game the load client used more CPU than the server it drives, and added those hand-offs to every
-    /// latency it measured. Only without think time or pacing: then the timers are resends and the end of
-    /// the run, which can wait the 3.2 ms the waits may take; paced bots' timers could not.
+    /// latency it measured. Only without think time or pacing: then the timers are resends, the seconds' CPU
+    /// readings and the end of the run, which can wait the 3.2 ms the waits may take; paced bots' could not.
     let harvestPolicy: EventLoop.Policy
 
     /// Fires at the earliest deadline in `timers`.
@@ -151,6 +153,8 @@ public final class LoadRunner: @unchecked Sendable {
         startTime = MonotonicClock.nanoseconds()
         startCPU = ProcessCPU.ownSeconds()
         startServerCPU = configuration.serverPID.flatMap { ProcessCPU.seconds(ofProcess: $0) }
+        statistics.timeline.begin(at: startTime, cpu: startCPU, serverCPU: startServerCPU)
+        schedule(at: statistics.timeline.startOfSecond(1), .secondOfRun, target: 1)
 
         let interval = configuration.ratePerConnection.map { UInt64(1_000_000_000 / $0) } ?? 0
         let count = configuration.gamesInFlight
@@ -210,6 +214,7 @@ public final class LoadRunner: @unchecked Sendable {
             recordUnfinishedFlips(of: game, now: now)
             if game.isInProgress { statistics.gamesUnfinished += 1 }
         }
+        statistics.timeline.close(at: now, cpu: stopCPU, serverCPU: stopServerCPU)
         for connection in connections {
             switch connection.status {
             case .open: beginLeaving(connection, now: now)
@@ -226,11 +231,11 @@ public final class LoadRunner: @unchecked Sendable {
     /// one whose moment to leave has passed while it waited (for a resend, or for the client itself).
     func recordUnfinishedFlips(of game: LoadGame, now: UInt64) {
         if let flip = game.outstanding {
-            statistics.recordUnfinished(age: now &- flip.intended)
+            statistics.recordUnfinished(age: now &- flip.intended, at: now)
             game.outstanding = nil
         }
         if let flip = game.planned, flip.intended < now {
-            statistics.recordUnfinished(age: now - flip.intended)
+            statistics.recordUnfinished(age: now - flip.intended, at: now)
         }
         game.planned = nil
     }
@@ -266,10 +271,20 @@ public final class LoadRunner: @unchecked Sendable {
         report.thinkMilliseconds = configuration.thinkMilliseconds
         report.durationSeconds = Double(stopTime - startTime) / 1e9
         report.connectionsRequested = connections.count
+        report.serverVersion = serverVersion
         report.counts = statistics
         report.cpuSeconds = stopCPU - startCPU
         if let start = startServerCPU, let stop = stopServerCPU { report.serverCPUSeconds = stop - start }
         return report
+    }
+
+    /// The tick at the start of each second: CPU readings for the timeline, and the next tick. A late tick
+    /// still marks its own second (the reading is a little late, rather than missing); the next follows.
+    private func readCPU(second: Int) {
+        guard phase == .running else { return }
+        statistics.timeline.readCPU(second: second, cpu: ProcessCPU.ownSeconds(),
+                                    serverCPU: configuration.serverPID.flatMap { ProcessCPU.seconds(ofProcess: $0) })
+        schedule(at: statistics.timeline.startOfSecond(second + 1), .secondOfRun, target: second + 1)
     }
 
     private func reportProgress() {
@@ -326,6 +341,7 @@ public final class LoadRunner: @unchecked Sendable {
             if connections[target].status == .leaving { closeSocket(connections[target]) }
         case .endOfRun: finish()
         case .endOfDrain: complete()
+        case .secondOfRun: readCPU(second: target)
         }
     }
 }

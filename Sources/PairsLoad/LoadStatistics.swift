@@ -33,23 +33,51 @@ public struct LoadStatistics: Sendable {
     /// Connections lost after taking their seat, by why.
     public internal(set) var connectionsDropped: [String: Int] = [:]
 
+    /// The same counts second by second, and the CPU each second used.
+    public internal(set) var timeline = LoadTimeline()
+
     /// Lines neither the scanner nor the decoder could read (a server bug, or a newer protocol).
     public internal(set) var unreadableLines = 0
 
-    mutating func recordLatency(_ nanoseconds: UInt64) {
+    /// A flip answered at `now` after `nanoseconds`.
+    mutating func countFlip(latency nanoseconds: UInt64, at now: UInt64) {
         latency.record(nanoseconds)
         recentLatency.record(nanoseconds)
+        flips += 1
+        timeline.recordLatency(nanoseconds, at: now)
+        timeline.countFlip(at: now)
     }
 
-    mutating func recordUnfinished(age: UInt64) {
+    /// A flip given up at `now`, unanswered after `age` nanoseconds.
+    mutating func recordUnfinished(age: UInt64, at now: UInt64) {
         unfinishedFlips += 1
         unfinishedMaxNanoseconds = max(unfinishedMaxNanoseconds, age)
         // A flip that never came back took at least this long: leaving it out would flatter the server.
         latency.record(age)
+        timeline.recordLatency(age, at: now)
     }
 
-    mutating func count(error code: String) {
+    mutating func countGame(forfeit: Bool, at now: UInt64) {
+        games += 1
+        if forfeit { gamesForfeited += 1 }
+        timeline.countGame(at: now)
+    }
+
+    mutating func count(error code: String, at now: UInt64) {
         errors[code, default: 0] += 1
         errorCount += 1
+        timeline.countError(at: now)
+    }
+
+    /// A connection that never took its seat, and why.
+    mutating func countFailure(_ reason: String, at now: UInt64) {
+        connectionFailures[reason, default: 0] += 1
+        timeline.countFailure(at: now)
+    }
+
+    /// A connection lost after taking its seat, and why.
+    mutating func countDrop(_ reason: String, at now: UInt64) {
+        connectionsDropped[reason, default: 0] += 1
+        timeline.countDrop(at: now)
     }
 }

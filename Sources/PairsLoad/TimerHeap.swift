@@ -22,6 +22,8 @@ struct TimerHeap {
         case endOfRun
         /// The end of the wait for goodbyes after a run.
         case endOfDrain
+        /// The start of second `target` of the run: the CPU readings the report's timeline takes there.
+        case secondOfRun
     }
 
     struct Entry {

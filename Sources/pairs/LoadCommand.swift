@@ -32,6 +32,10 @@ enum LoadCommand {
       --server-pid PID    also report the CPU time of the server process PID
       --seed N            seed the bots' choices
       --json              print the summary as one JSON object instead of text
+      --report FILE       also write the run as one HTML page to FILE: throughput, latency percentiles and
+                          errors second by second, the latency histogram, CPU; self-contained (no script,
+                          nothing fetched), so it opens from disk
+      --compare OTHER     with --report: compare with an earlier run's --json output, before and after
       --help              this help (so is -h with no host after it)
 
     \(RuleFlags.usage(heading: "  The rules sent in every join (default: the server's):"))
@@ -47,13 +51,39 @@ enum LoadCommand {
     latency_ms {p50, p90, p99, p999, max, samples}, unfinished_flips, unfinished_max_ms,
     errors {CODE: count}, errors_total, connections {requested, opened, failed, dropped},
     connection_failures {REASON: count}, connections_dropped {REASON: count}, unreadable_lines,
-    cpu_s {load, server (null without --server-pid)}. Durations in seconds, latencies in milliseconds.
+    cpu_s {load, server (null without --server-pid)}, server (what the server's welcome calls it, or null),
+    series {seconds, flips, games, errors, dropped, failed, latency_ms {p50, p90, p99, max, samples},
+    cpu_s {load, server}} (arrays with an element per second of the run; the last second ends with the
+    run; a latency of a second with none is null), latency_histogram_ms [[low, high, count], ...] (the
+    whole run's latencies in buckets four to a doubling). Durations in seconds, latencies in milliseconds.
+
+    pairs load report RUN.json [--compare OTHER.json] prints the HTML report of a run saved with --json, the
+    same page --report writes.
 
     Exits 0 when the run completes, 1 if no connection could be opened, 2 on a bad option.
     """
 
+    static let reportUsage = """
+    usage: pairs load report RUN.json [--compare OTHER.json]
+
+    Prints the HTML report of a run saved with pairs load --json (the page pairs load --report writes), with
+    a before and after comparison against OTHER.json when given. Exits 1 if a file cannot be read or is not
+    the JSON of pairs load --json, 2 on a bad option.
+    """
+
+    /// What `pairs load` was asked to do besides the run itself.
+    struct Invocation {
+        var configuration: LoadConfiguration
+        var json = false
+        /// Where to write the HTML report.
+        var reportPath: String?
+        /// The run to compare with, read before this one starts (a bad file is found before, not after).
+        var baseline: LoadRunSummary?
+    }
+
     static func run(_ arguments: [String]) -> Int32 {
-        let parsed: (configuration: LoadConfiguration, json: Bool)
+        if arguments.first == "report" { return report(Array(arguments.dropFirst())) }
+        let parsed: Invocation
         switch invocation(of: "load", arguments, usage: usage, parse: parse) {
         case .exit(let status): return status
         case .run(let configuration): parsed = configuration
@@ -75,12 +105,15 @@ enum LoadCommand {
             runner.stop()
         }
         let json = parsed.json
+        let reportPath = parsed.reportPath
+        let baseline = parsed.baseline
         runner.start(progress: { StandardStream.writeErrorLine("pairs load: \($0)") }) { report in
             if json {
                 StandardStream.writeLine(report.json)
             } else {
                 StandardStream.write(report.text)
             }
+            if let reportPath, !writeReport(of: report, to: reportPath, comparedWith: baseline) { exit(1) }
             if report.connectionsOpened == 0 {
                 let reasons = report.connectionFailures.keys.sorted().joined(separator: ", ")
                 StandardStream.writeErrorLine("pairs load: no connection to \(report.target) could be opened (\(reasons))")
@@ -91,10 +124,49 @@ enum LoadCommand {
         withExtendedLifetime(runner) { dispatchMain() }
     }
 
-    static func parse(_ arguments: [String]) throws(UsageError) -> (configuration: LoadConfiguration, json: Bool) {
+    /// Writes the HTML report of `report`; false (having said why) if it could not.
+    static func writeReport(of report: LoadReport, to path: String, comparedWith baseline: LoadRunSummary?) -> Bool {
+        let summary: LoadRunSummary
+        do {
+            summary = try LoadRunSummary(json: report.json)
+        } catch {
+            printError("pairs load: the run's own JSON could not be read back for --report: \(error)")
+            return false
+        }
+        if let failure = LoadRunFiles.write(LoadReportPage.html(summary, comparedWith: baseline), to: path) {
+            printError("pairs load: cannot write the report to \(path): \(String(cString: strerror(failure)))")
+            return false
+        }
+        StandardStream.writeErrorLine("pairs load: report written to \(path)")
+        return true
+    }
+
+    /// `pairs load report RUN.json [--compare OTHER.json]`.
+    static func report(_ arguments: [String]) -> Int32 {
+        let parsed: (run: String, baseline: String?)
+        switch invocation(of: "load report", arguments, usage: reportUsage, parse: { arguments throws(UsageError) in
+            let (run, rest) = try QueryCommand.positional(arguments, what: "run's JSON file", valueFlags: ["compare"])
+            let flags = try Flags(rest, known: ["compare"])
+            return (run, flags.string("compare"))
+        }) {
+        case .exit(let status): return status
+        case .run(let files): parsed = files
+        }
+        do {
+            let run = try LoadRunSummary(contentsOf: parsed.run)
+            let baseline = try parsed.baseline.map { path throws(LoadRunFileError) in try LoadRunSummary(contentsOf: path) }
+            StandardStream.write(LoadReportPage.html(run, comparedWith: baseline))
+            return 0
+        } catch {
+            printError("pairs load report: \(error)")
+            return 1
+        }
+    }
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         let flags = try Flags(arguments, known: Set([
             "host", "port", "transport", "games", "duration", "concurrency", "strategy", "think-ms", "rate", "room-prefix",
-            "server-pid", "seed",
+            "server-pid", "seed", "report", "compare",
         ]).union(RuleFlags.names), switches: Set(["json"]).union(RuleFlags.switches))
         var configuration = LoadConfiguration()
         let endpoint = try flags.endpoint()
@@ -127,6 +199,15 @@ enum LoadCommand {
         }
         configuration.seed = try flags.seed()
         if let problem = configuration.problem { throw UsageError(problem) }
-        return (configuration, flags.isSet("json"))
+        var invocation = Invocation(configuration: configuration, json: flags.isSet("json"), reportPath: flags.string("report"))
+        if let path = flags.string("compare") {
+            guard invocation.reportPath != nil else { throw UsageError("--compare needs --report FILE.html to compare in") }
+            do {
+                invocation.baseline = try LoadRunSummary(contentsOf: path)
+            } catch {
+                throw UsageError("--compare \(path): \(error)")
+            }
+        }
+        return invocation
     }
 }

@@ -127,9 +127,58 @@ struct LoadCommandTests {
         #expect(run.status == 0)
         for option in ["--host", "--port", "--games", "--duration", "--concurrency", "--strategy", "--think-ms", "--pairs",
                        "--reveal-ms", "--turn-seconds", "--rate", "--room-prefix", "--server-pid", "--json", "--solo", "--match",
-                       "--deck", "--scoring", "--game-seconds", "--peek-ms"] {
+                       "--deck", "--scoring", "--game-seconds", "--peek-ms", "--report", "--compare", "pairs load report"] {
             #expect(run.stdout.contains(option))
         }
         for key in LoadReport.jsonKeys { #expect(run.stdout.contains(key), "\(key) is not documented") }
     }
+
+    @Test("pairs load --report writes the run as a page that parses, with charts whose paths have points; --compare adds the before and after; pairs load report makes the same page from the JSON")
+    func htmlReport() throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let before = directory.appendingPathComponent("before.json").path
+        let page = directory.appendingPathComponent("after.html").path
+        let common = ["load", "--host", "127.0.0.1", "--port", "\(server.port)", "--games", "12", "--concurrency", "3", "--json"]
+
+        let first = try PairsRun(common)
+        #expect(first.status == 0, "stderr: \(first.stderr)")
+        try (first.stdout + "\n").write(toFile: before, atomically: true, encoding: .utf8)
+        let second = try PairsRun(common + ["--report", page, "--compare", before, "--server-pid", "\(getpid())"])
+        #expect(second.status == 0, "stderr: \(second.stderr)")
+        #expect(second.stderr.contains("report written to \(page)"))
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        let (paths, charts) = try svgPaths(ofPage: html)
+        #expect(charts.count == 6)
+        #expect(paths.filter { pointCount($0) >= 2 }.count >= 6, "\(paths)")
+        #expect(html.contains("<section id=\"compare\">"))
+        #expect(!html.contains("<script"))
+        #expect(!html.contains("src=") && !html.contains("href=") && !html.contains("url("), "nothing fetched, from the network or the disk")
+
+        // The same page from the JSON, by the binary.
+        let after = directory.appendingPathComponent("after.json").path
+        try (second.stdout + "\n").write(toFile: after, atomically: true, encoding: .utf8)
+        let remade = try PairsRun(["load", "report", after, "--compare", before])
+        #expect(remade.status == 0, "stderr: \(remade.stderr)")
+        #expect(remade.stdout + "\n" == html)
+
+        let missing = try PairsRun(["load", "report", directory.appendingPathComponent("none.json").path], within: 10)
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("pairs load report: cannot read"), "stderr: \(missing.stderr)")
+        let notARun = try PairsRun(["load", "report", page], within: 10)
+        #expect(notARun.status == 1)
+        #expect(notARun.stderr.contains("not JSON"), "stderr: \(notARun.stderr)")
+        let badCompare = try PairsRun(common + ["--report", page, "--compare", page], within: 10)
+        #expect(badCompare.status == 2, "a bad --compare is refused before the run")
+        #expect(badCompare.stderr.contains("--compare \(page): not JSON"), "stderr: \(badCompare.stderr)")
+    }
+}
+
+/// A new empty directory under the system's temporary one.
+func temporaryDirectory() throws -> URL {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pairs-load-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory
 }
