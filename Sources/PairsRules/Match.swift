@@ -145,7 +145,12 @@ public struct Match: Sendable {
             turnLeft = Int(max(0, now.milliseconds(until: deadline)))
         }
         var outcome: Outcome?
-        if case .over(let result) = stage { outcome = result }
+        var downFaces: [String]?
+        if case .over(let result) = stage {
+            outcome = result
+            // Once a game is over its faces are no secret: those never found go out, so they can be shown.
+            downFaces = cards.filter { $0.status == .down }.map(\.face.text)
+        }
         // The peek shows every face to everyone: that is what it is for.
         let isPeek = if case .peek = stage { true } else { false }
         return PublicState(
@@ -162,7 +167,8 @@ public struct Match: Sendable {
             gameMillisecondsLeft: gameDeadline.map { Int(max(0, now.milliseconds(until: $0))) },
             outcome: outcome,
             series: series,
-            event: event
+            event: event,
+            downFaces: downFaces
         )
     }
 

@@ -102,11 +102,18 @@ public struct StateSnapshot<Event: Sendable & Hashable>: Sendable, Hashable {
     public var series: SeriesTally
     /// The change that produced this state.
     public var event: Event
+    /// Once the game is over, the faces of the cards still face down, in board order, so that a client can
+    /// show what was never found; nil in every other phase. Nothing is secret once a game is over (its record
+    /// keeps the deal), and `cards` still never gives a face-down card a face. Only the face-down cards'
+    /// faces, not every card's: a face-down card and its face take fewer bytes than a matched card, so no
+    /// line of a game over is longer than that of the same board cleared, which fits the line limit.
+    public private(set) var downFaces: [String]?
 
+    /// A state; `downFaces` is kept only when `phase` is over, so no state of a game in play can carry them.
     public init(
         game: Int, seq: Int, phase: Phase, layout: BoardLayout, cards: [CardView], players: [PlayerView?],
         turn: Seat?, turnMillisecondsLeft: Int?, gameMillisecondsLeft: Int? = nil, outcome: Outcome?,
-        series: SeriesTally, event: Event
+        series: SeriesTally, event: Event, downFaces: [String]? = nil
     ) {
         self.game = game
         self.seq = seq
@@ -120,6 +127,7 @@ public struct StateSnapshot<Event: Sendable & Hashable>: Sendable, Hashable {
         self.outcome = outcome
         self.series = series
         self.event = event
+        self.downFaces = phase == .over ? downFaces : nil
     }
 
     /// The same state with its change described as `event`.
@@ -127,7 +135,7 @@ public struct StateSnapshot<Event: Sendable & Hashable>: Sendable, Hashable {
         StateSnapshot<Other>(
             game: game, seq: seq, phase: phase, layout: layout, cards: cards, players: players, turn: turn,
             turnMillisecondsLeft: turnMillisecondsLeft, gameMillisecondsLeft: gameMillisecondsLeft, outcome: outcome,
-            series: series, event: event)
+            series: series, event: event, downFaces: downFaces)
     }
 }
 

@@ -10,7 +10,8 @@
 /// and resumes its seat with the token it keeps in `sessionStorage`.
 ///
 /// Stable hooks for tests and scripts: every card element has `data-card` (its index) and `data-state`
-/// (`down`, `up` or `matched`); `body[data-view]` is `lobby` or `game`; `#game` has `data-seat` (`0`, `1`
+/// (`down`, `up` or `matched`), and a face-down card of a finished game that shows the face nobody found
+/// (`down_faces`) has the class `unfound`; `body[data-view]` is `lobby` or `game`; `#game` has `data-seat` (`0`, `1`
 /// or `watching`) and `data-phase`; `#result` has `data-result` (`won`, `lost`, `draw`, or `over` for a
 /// spectator); `/?room=NAME&name=NAME` joins that room, `/?watch=NAME` watches it.
 ///

@@ -199,6 +199,16 @@ public enum ServerMessageDecoder {
         // Clients index the cards by row and column: a layout that does not cover them exactly is no board.
         let (cardCount, overflow) = layout.rows.multipliedReportingOverflow(by: layout.columns)
         guard layout.rows >= 0, layout.columns >= 0, !overflow, cardCount == cards.count else { throw .badField("rows") }
+        // A game over's faces never found, one per face-down card (absent from older servers, and from every
+        // other phase).
+        var downFaces: [String]?
+        if let value = reader.value("down_faces"), !value.isNull {
+            guard let array = value.arrayValue, array.count == cards.count(where: { $0 == .down }) else { throw .badField("down_faces") }
+            downFaces = try array.map { element throws(ServerMessageError) in
+                guard let face = element.stringValue else { throw .badField("down_faces") }
+                return face
+            }
+        }
         var players: [PlayerView?] = []
         for entry in try reader.array("players") {
             guard let object = entry.objectValue else { players.append(nil); continue }
@@ -229,7 +239,7 @@ public enum ServerMessageDecoder {
             turnMillisecondsLeft: try reader.optionalInteger("turn_ms_left"),
             gameMillisecondsLeft: try reader.optionalInteger("game_ms_left"),
             outcome: phase == .over ? (winner.map(Outcome.win) ?? unwon) : nil,
-            series: series, event: event)
+            series: series, event: event, downFaces: downFaces)
         let id = eventReader.id()
         eventReader.noteUnknownField(in: &unknown)
         return StateMessage(room: try reader.string("room"), spectators: try reader.integer("spectators"),

@@ -28,7 +28,7 @@ public enum ServerMessageEncoder {
     }
 
     private static func capacity(of message: ServerMessage) -> Int {
-        if case .state(let state) = message { return 256 + state.state.cards.count * 40 }
+        if case .state(let state) = message { return 256 + state.state.cards.count * 40 + (state.state.downFaces?.count ?? 0) * 8 }
         return 128
     }
 
@@ -231,6 +231,9 @@ public enum ServerMessageEncoder {
             w.endObject()
         }
         w.endArray()
+        if let faces = state.downFaces {
+            w.key("down_faces"); w.beginArray(); for face in faces { w.string(face) }; w.endArray()
+        }
         w.key("players"); w.beginArray()
         for player in state.players {
             guard let player else { w.null(); continue }

@@ -36,6 +36,11 @@ enum StateLineEncoder {
         static let upCardAroundFace = 1 + 21 + 1
         /// `,{"state":"matched","face":` and `,"by":0}` around the face.
         static let matchedCardAroundFace = 1 + 26 + 8
+        /// `],"down_faces":[` after the cards, only in a state of a game over (the `]` closing the cards is
+        /// the next part's otherwise).
+        static let downFacesKey = 16
+        /// `,` before one face of `down_faces` (the face itself is counted quoted).
+        static let downFaceSeparator = 1
         /// `],"players":[`
         static let playersKey = 13
         /// `,null`
@@ -80,6 +85,10 @@ enum StateLineEncoder {
             case .up(let face): size += FieldBytes.upCardAroundFace + FieldBytes.quoted(face)
             case .matched(let face, _): size += FieldBytes.matchedCardAroundFace + FieldBytes.quoted(face)
             }
+        }
+        if let faces = state.pointee.downFaces {
+            size += FieldBytes.downFacesKey
+            for face in faces { size += FieldBytes.downFaceSeparator + FieldBytes.quoted(face) }
         }
         size += FieldBytes.playersKey
         for player in state.pointee.players {
@@ -161,6 +170,14 @@ enum StateLineEncoder {
                 out.append(#"{"state":"matched","face":"#)
                 out.appendQuoted(face)
                 out.append(seat == .first ? #","by":0}"# : #","by":1}"#)
+            }
+        }
+        // Only a game over has them: the states of a game in play pay one nil check here and in `bound`.
+        if let faces = state.pointee.downFaces {
+            out.append(#"],"down_faces":["#)
+            for (index, face) in faces.enumerated() {
+                if index > 0 { out.append(",") }
+                out.appendQuoted(face)
             }
         }
         out.append(#"],"players":["#)

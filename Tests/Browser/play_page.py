@@ -10,7 +10,9 @@ is reloaded in the middle of the game and must take its seat back. A desktop bro
 same game, and both see a chat line. Then the phone leaves for the lobby.
 
 solo (a server with --data none): the phone alone plays a solo game of playing cards with rules chosen in
-the lobby's form, every flip checked as in the game.
+the lobby's form, every flip checked as in the game; then a solo game of words that it lets run out of time,
+after which every card nobody found must show its face, dimmed and in no player's colour, until the next
+game starts.
 
 names (a server that keeps games): the desktop claims a name with a password; the phone, given that name
 in its URL, must ask for the password, refuse a wrong one and take the right one; it clears a solo board
@@ -107,7 +109,9 @@ return {
     const front = card.querySelector(".front");
     return { index: Number(card.dataset.card), state: card.dataset.state, face: card.querySelector(".face").textContent,
       moving: inner.getAnimations().length > 0, transform: getComputedStyle(inner).transform,
-      frontColor: getComputedStyle(front).color, miss: card.classList.contains("miss") };
+      frontColor: getComputedStyle(front).color, miss: card.classList.contains("miss"),
+      unfound: card.classList.contains("unfound"), frontBorder: getComputedStyle(front).borderTopStyle,
+      faceOpacity: Number(getComputedStyle(card.querySelector(".face")).opacity), label: card.getAttribute("aria-label") };
   }),
 };
 """
@@ -510,6 +514,57 @@ def solo_cards(args, deadline, phone):
         raise Failure(f"red suits were drawn in {red} and black ones in {black}")
     say(f"ok: red suits in {red or 'no card seen'}, black ones in {black or 'no card seen'}")
     screenshot(phone, args.out, "solo-cards-360.png")
+    time_up_shows_faces(args, deadline, phone)
+
+
+# Records, in the page, the phase and how many cards show a face never found after every change of a card's
+# classes: the next game's first state clears them, however briefly that game is on show.
+UNFOUND_TRACE = """
+window.pairsUnfound = [];
+new MutationObserver(() => {
+  pairsUnfound.push([document.getElementById("game").dataset.phase, document.querySelectorAll("#board .card.unfound").length]);
+}).observe(document.getElementById("board"), { attributes: true, attributeFilter: ["class"], subtree: true });
+"""
+
+
+def time_up_shows_faces(args, deadline, phone):
+    """A solo game of two pairs left to run out of time: every card stays face down, and once time is up each
+    shows the face nobody found, turned over, dimmed and in no player's colour, until the next game starts."""
+    phone.find_element(By.ID, "leave").click()
+    wait_for(phone, deadline, "the lobby after leaving the solo game", lambda p: p["view"] == "lobby")
+    phone.execute_script("""
+        const set = (id, value) => { const f = document.getElementById(id); f.value = value; f.dispatchEvent(new Event("change")); };
+        set("rule-deck", "words"); set("rule-scoring", "classic"); set("rule-pairs", "2"); set("rule-game_seconds", "3");""")
+    phone.find_element(By.ID, "solo").click()
+    # The clock is short: the game may be over by the first look.
+    wait_for(phone, deadline, "a solo game of two pairs of words",
+             lambda p: p if p["view"] == "game" and len(p["players"]) == 1 and len(p["cards"]) == 4
+             and p["phase"] in ("playing", "over") else None)
+    done = wait_for(phone, deadline, "time to run out", lambda p: p if finished(p) else None)
+    if not done["result"]["text"].startswith("Time's up"):
+        raise Failure(f"the solo game left alone ended with {done['result']['text']!r}")
+
+    def faces_shown(p):
+        cards = p["cards"]
+        return p if all(c["state"] == "down" and c["unfound"] and c["face"] and not c["moving"]
+                        and facing(c["transform"]) == "front" for c in cards) else None
+
+    shown = wait_for(phone, deadline, "every card nobody found to turn over and show its face", faces_shown)
+    faces = [c["face"] for c in shown["cards"]]
+    if len(set(faces)) != 2 or any(faces.count(face) != 2 for face in faces):
+        raise Failure(f"the faces never found are not two pairs: {faces}")
+    for card in shown["cards"]:
+        # Matched cards have a dashed border in their taker's colour and faces at .75: these are told apart.
+        if card["frontBorder"] != "dotted" or not card["faceOpacity"] < 0.75 or "never found" not in card["label"]:
+            raise Failure(f"card {card['index']} does not look never found: border {card['frontBorder']},"
+                          f" face opacity {card['faceOpacity']}, label {card['label']!r}")
+    say(f"ok: after time's up the faces never found are shown, dimmed: {faces}")
+    screenshot(phone, args.out, "solo-time-up-360.png")
+    phone.execute_script(UNFOUND_TRACE)
+    phone.find_element(By.ID, "rematch").click()
+    wait_for(phone, deadline, "the next game's first state to turn the faces never found back over",
+             lambda p: any(phase == "playing" and count == 0 for phase, count in phone.execute_script("return pairsUnfound")))
+    say("ok: the faces never found stay until the next game starts")
 
 
 def names_and_ladder(args, deadline, phone, desktop):

@@ -42,12 +42,12 @@ private enum BrowserRun {
 
     /// Runs the driver against the server on `port` with `arguments`, writing its screenshots to `output`,
     /// and expects it to pass; returns the lines it printed.
-    static func drive(port: Int, output: URL, _ arguments: [String]) async throws -> [String] {
+    static func drive(port: Int, output: URL, seconds: Int = driverSeconds, _ arguments: [String]) async throws -> [String] {
         let driver = try Subprocess(try Tools.external("python3"), [script.path, "--url", "http://127.0.0.1:\(port)/", "--out", output.path,
                                     "--chromium", try Tools.external("chromium").path, "--chromedriver", try Tools.external("chromedriver").path,
-                                    "--seconds", String(driverSeconds)] + arguments)
+                                    "--seconds", String(seconds)] + arguments)
         defer { driver.terminate() }
-        let status = try await driver.waitForExit(timeout: .seconds(driverSeconds + 20))
+        let status = try await driver.waitForExit(timeout: .seconds(seconds + 20))
         let transcript = driver.lines.joined(separator: "\n") + "\n" + driver.errorText
         #expect(status == 0, "\(transcript)")
         #expect(driver.lines.last == "passed", "\(transcript)")
@@ -103,15 +103,16 @@ func browserPlaysAGame() async throws {
 }
 
 // A test of its own, beside the game rather than after it, so that neither is the whole suite's longest wait.
-@Test("the page plays a solo game of playing cards in headless Chromium with the rules chosen in the lobby's form: every flip ends its animation in its data-state, red and black suits each keep one colour, and the game ends with its result",
+@Test("the page plays a solo game of playing cards in headless Chromium with the rules chosen in the lobby's form: every flip ends its animation in its data-state, red and black suits each keep one colour, and the game ends with its result; then a solo game left to run out of time shows every face never found, dimmed, until the next game starts",
       Tools.needs("python3", "chromium", "chromedriver", pythonModules: ["selenium"]), .timeLimit(.minutes(2)))
 func browserPlaysSoloCards() async throws {
     let output = try BrowserRun.outputDirectory(named: "browser-solo")
     // A fixed deal, in which the phone sees cards of both colours.
     let (server, port) = try await BrowserRun.serve(["--data", "none", "--seed", "3"])
     defer { server.terminate() }
-    _ = try await BrowserRun.drive(port: port, output: output, ["--scenario", "solo"])
-    BrowserRun.expectScreenshots([("rules-360.png", 360), ("solo-cards-360.png", 360)], in: output)
+    // The game of cards, then a game against a 3-second clock and the start of the next.
+    _ = try await BrowserRun.drive(port: port, output: output, seconds: BrowserRun.driverSeconds + 30, ["--scenario", "solo"])
+    BrowserRun.expectScreenshots([("rules-360.png", 360), ("solo-cards-360.png", 360), ("solo-time-up-360.png", 360)], in: output)
 }
 
 @Test("on a server that keeps games, the page asks for a claimed name's password, refuses a wrong one, takes the right one, and two claimed names play a game the lobby's ladder and last games then show",

@@ -151,6 +151,7 @@ struct MatchTests {
         #expect(last[0].outcome == .win(.first))
         #expect(last[0].turn == nil)
         #expect(last[0].series == SeriesTally(wins: [1, 0], draws: 0))
+        #expect(last[0].downFaces == [], "a cleared board has no face never found")
         #expect(throws: MoveError.notPlaying(.over)) { try match.flip(card: 0, by: .first, at: at(3)) }
     }
 
@@ -249,6 +250,10 @@ struct MatchTests {
         #expect(states[1].phase == .waiting)
         #expect(states[1].players[1] == nil)
         #expect(match.freeSeat == .second)
+        // The forfeit's state lists the faces never found (every card: nothing was flipped); the seat left
+        // free is no game over, and lists none.
+        #expect(states[0].downFaces == match.deal)
+        #expect(states[1].downFaces == nil)
     }
 
     @Test("a player left alone gets a new opponent and a new game, with a new series")

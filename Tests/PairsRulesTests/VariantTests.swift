@@ -96,6 +96,11 @@ struct VariantTests {
         #expect(end.last?.outcome?.winner == nil)
         #expect(end.last?.cards.contains { if case .up = $0 { true } else { false } } == false)
         #expect(end.last?.gameMillisecondsLeft == nil)
+        // Every card is still face down, and the game over lists all their faces, in board order; no state
+        // before it listed any.
+        #expect(end.last?.cards.allSatisfy { $0 == .down } == true)
+        #expect(end.last?.downFaces == match.deal)
+        #expect(first.allSatisfy { $0.downFaces == nil } && states.allSatisfy { $0.downFaces == nil })
     }
 
     @Test("with two players the game clock ends the game by score, and keeps running through a reveal")
@@ -112,6 +117,9 @@ struct VariantTests {
         let end = match.advance(to: at(10_000))
         #expect(end.map(\.event) == [.timeUp])
         #expect(end.last?.outcome == .win(.first))
+        // The faces never found: every card but the pair matched, the mismatch turned back among them.
+        let neverFound = match.deal.indices.filter { !pair.contains($0) }.map { match.deal[$0] }
+        #expect(end.last?.downFaces == neverFound)
     }
 
     @Test("a three-card turn is three flips: two flip events, then the set matches (or not) with all three cards")

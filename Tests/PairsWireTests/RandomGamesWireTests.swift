@@ -123,9 +123,10 @@ private struct LineScan {
     }
 }
 
-@Test("an encoded state shows each face exactly as often as cards showing it are face up or matched, and a face-down card as its state alone")
+@Test("an encoded state shows each face exactly as often as cards showing it are face up or matched, and a face-down card as its state alone, but for the faces never found of a game over")
 func encodedStatesHideFaceDownCards() {
     var failures: [String] = []
+    let downFacesKey = Array(#""down_faces""#.utf8)
     for (state, line) in zip(playedStates, playedLines) {
         var visible: [String: Int] = [:]
         var down = 0
@@ -135,12 +136,20 @@ func encodedStatesHideFaceDownCards() {
             case .up(let face), .matched(let face, _): visible[face, default: 0] += 1
             }
         }
+        // Only a game over lists the faces never found, one per face-down card; no other state names them.
+        var neverFound: [String: Int] = [:]
+        if state.phase == .over {
+            if state.downFaces?.count != down { failures.append("seq \(state.seq): \(state.downFaces?.count ?? -1) faces never found for \(down)") }
+            for face in state.downFaces ?? [] { neverFound[face, default: 0] += 1 }
+        } else if state.downFaces != nil || line.indices.contains(where: { line[$0...].starts(with: downFacesKey) }) {
+            failures.append("seq \(state.seq) \(state.phase): faces never found in a game not over")
+        }
         let scan = LineScan(line)
         for face in Set(visible.keys).union(scan.anywhere.keys) {
             let shown = visible[face, default: 0]
             let anywhere = scan.anywhere[face, default: 0]
             let asFace = scan.asFace[face, default: 0]
-            if anywhere != shown || asFace != shown {
+            if anywhere != shown + neverFound[face, default: 0] || asFace != shown {
                 failures.append("seq \(state.seq) \(state.phase): \(face) appears \(anywhere) times, \(asFace) as a face, for \(shown) cards showing it")
             }
         }

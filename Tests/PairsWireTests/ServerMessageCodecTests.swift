@@ -58,14 +58,14 @@ private func state(
     cards: [CardView] = [.down, .up(face: "cat"), .matched(face: "dog", by: .first), .matched(face: "dog", by: .first)],
     players: [PlayerView?] = [ann, zoe], turn: Seat? = .first, turnMillisecondsLeft: Int? = 12_345,
     gameMillisecondsLeft: Int? = nil, outcome: Outcome? = nil, series: SeriesTally = SeriesTally(),
-    event: GameEvent = .flip(.first, card: 1), rules: RuleSet = .standard, id: RequestID? = nil
+    event: GameEvent = .flip(.first, card: 1), rules: RuleSet = .standard, id: RequestID? = nil, downFaces: [String]? = nil
 ) -> StateSource {
     StateSource(
         room: room, spectators: spectators,
         state: PublicState(
             game: game, seq: seq, phase: phase, layout: layout, cards: cards, players: players, turn: turn,
             turnMillisecondsLeft: turnMillisecondsLeft, gameMillisecondsLeft: gameMillisecondsLeft, outcome: outcome,
-            series: series, event: event),
+            series: series, event: event, downFaces: downFaces),
         rules: rules, id: id)
 }
 
@@ -127,10 +127,17 @@ let stateFixtures: [MessageFixture] = {
             phase: .over, cards: [.matched(face: "ant", by: .first), .matched(face: "ant", by: .first),
                                   .matched(face: "ape", by: .second), .matched(face: "ape", by: .first)],
             turn: nil, turnMillisecondsLeft: nil, outcome: .win(.first),
-            series: SeriesTally(wins: [1, 0], draws: 0), event: .over(.first, cards: [2, 3], points: 1), id: .integer(8))),
+            series: SeriesTally(wins: [1, 0], draws: 0), event: .over(.first, cards: [2, 3], points: 1), id: .integer(8),
+            downFaces: [])),
         MessageFixture("state won by seat 1", state(
             phase: .over, turn: nil, turnMillisecondsLeft: nil, outcome: .win(.second),
-            series: SeriesTally(wins: [4, 7], draws: 2), event: .forfeit(.first, .left))),
+            series: SeriesTally(wins: [4, 7], draws: 2), event: .forfeit(.first, .left), downFaces: ["cat"])),
+        MessageFixture("state of a game over from a server that sends no faces", state(
+            phase: .over, cards: [.down, .down, .matched(face: "dog", by: .first), .matched(face: "dog", by: .first)],
+            turn: nil, turnMillisecondsLeft: nil, outcome: .win(.first), event: .forfeit(.second, .away))),
+        MessageFixture("state of a game over whose faces never found need escaping", state(
+            phase: .over, cards: [.down, .down, .down, .down], turn: nil, turnMillisecondsLeft: nil, outcome: .draw,
+            event: .forfeit(.first, .timeouts), downFaces: [awkwardText, awkwardText, "", "\\"])),
         MessageFixture("state of a drawn game", state(
             game: 3, seq: 812, phase: .over,
             cards: [.matched(face: "ant", by: .first), .matched(face: "ant", by: .first),
@@ -157,12 +164,13 @@ let stateFixtures: [MessageFixture] = {
             players: [ann], turnMillisecondsLeft: nil, gameMillisecondsLeft: 98_765, series: SeriesTally(wins: [3], draws: 0),
             event: .start(turn: .first), rules: soloRules)),
         MessageFixture("state of a solo game lost on time", state(
-            phase: .over, players: [ann], turn: nil, turnMillisecondsLeft: nil, gameMillisecondsLeft: nil, outcome: .loss,
-            series: SeriesTally(wins: [3], draws: 0), event: .timeUp, rules: soloRules)),
+            phase: .over, cards: [.down, .matched(face: "ape", by: .first), .down, .matched(face: "ape", by: .first)],
+            players: [ann], turn: nil, turnMillisecondsLeft: nil, gameMillisecondsLeft: nil, outcome: .loss,
+            series: SeriesTally(wins: [3], draws: 0), event: .timeUp, rules: soloRules, downFaces: ["ant", "ant"])),
         MessageFixture("state of a solo game cleared", state(
             phase: .over, cards: Array(repeating: .matched(face: "ant", by: .first), count: 4), players: [ann], turn: nil,
             turnMillisecondsLeft: nil, outcome: .win(.first), series: SeriesTally(wins: [4], draws: 0),
-            event: .over(.first, cards: [1, 2], points: 1), rules: soloRules)),
+            event: .over(.first, cards: [1, 2], points: 1), rules: soloRules, downFaces: [])),
         MessageFixture("state of a three-card Matchismo match", state(
             layout: BoardLayout(rows: 2, columns: 3),
             cards: [.matched(face: "K♠", by: .second), .matched(face: "K♥", by: .second), .matched(face: "K♦", by: .second),
@@ -175,7 +183,11 @@ let stateFixtures: [MessageFixture] = {
         MessageFixture("state of a timeout that turned two cards back", state(
             event: .timeout(.first, hidden: [4, 1]), rules: matchismoRules)),
         MessageFixture("state of a playing-card game with no set left", state(
-            phase: .over, turn: nil, turnMillisecondsLeft: nil, outcome: .draw, event: .exhausted, rules: matchismoRules)),
+            phase: .over, layout: BoardLayout(rows: 2, columns: 3),
+            cards: [.down, .down, .matched(face: "7♣", by: .second), .matched(face: "Q♣", by: .second),
+                    .matched(face: "9♣", by: .second), .down],
+            turn: nil, turnMillisecondsLeft: nil, outcome: .draw, event: .exhausted, rules: matchismoRules,
+            downFaces: ["A♥", "3♥", "2♠"])),
         MessageFixture("state with awkward names and room", state(
             room: "a-b_C-9", spectators: 1_000_000,
             players: [PlayerView(name: awkwardText, score: Int.max, connected: true),
@@ -598,6 +610,7 @@ private func stateReference(_ message: StateMessage) -> [String: Ref] {
         "series": ["wins": .array(state.series.wins.map { .int($0) }), "draws": .int(state.series.draws)],
         "event": eventReference(state.event, rules: message.rules),
     ]
+    if state.phase == .over, let faces = state.downFaces { members["down_faces"] = .array(faces.map(Ref.string)) }
     if let rules = message.rules, rules.variant != .classic {
         members["rules"] = rulesReference(rules)
         if rules.variant.gameSeconds > 0 { members["game_ms_left"] = state.gameMillisecondsLeft.map { .int($0) } ?? .null }
@@ -744,11 +757,12 @@ let heaviestName: String = {
 /// bound what it costs, since they take any id they are given.
 let heaviestID = RequestID.string(String(repeating: "\u{1}", count: RequestID.maxStringBytes))
 
-private func largestState(names: [String], id: RequestID) -> StateSource {
-    let faces = Faces.all.prefix(RuleSet.pairsLimits.upperBound)
-    let cards: [CardView] = faces.flatMap { face in
-        [CardView.matched(face: face, by: .second), .matched(face: face, by: .second)]
-    }
+/// The longest state line the server can send: the largest board, `found` of its pairs matched (all of them
+/// by default: every card shows its face), in the state of the game over, which also lists the faces of the
+/// cards still face down.
+private func largestState(names: [String], id: RequestID, found: Int = RuleSet.pairsLimits.upperBound) -> StateSource {
+    let deal = Faces.all.prefix(RuleSet.pairsLimits.upperBound).flatMap { [$0, $0] }
+    let cards: [CardView] = deal.enumerated().map { index, face in index < 2 * found ? .matched(face: face, by: .second) : .down }
     return state(
         room: String(repeating: "r", count: RoomName.maxLength), spectators: Int.max, game: Int.max, seq: Int.max,
         phase: .over, layout: RuleSet(pairs: 32, turnSeconds: 0, revealMilliseconds: 0, againOnMatch: true).layout,
@@ -756,7 +770,7 @@ private func largestState(names: [String], id: RequestID) -> StateSource {
         players: names.map { PlayerView(name: $0, score: Int.max, connected: true) },
         turn: nil, turnMillisecondsLeft: nil, outcome: .win(.second),
         series: SeriesTally(wins: [Int.max, Int.max], draws: Int.max),
-        event: .over(.second, cards: [Int.max, Int.max], points: 1), id: id)
+        event: .over(.second, cards: [Int.max, Int.max], points: 1), id: id, downFaces: Array(deal[(2 * found)...]))
 }
 
 @Test("a state of the largest board, with 24-character names and a 64-byte id, fits the protocol line limit")
@@ -778,6 +792,18 @@ func heaviestStateFitsALine() {
     #expect(line.count <= LineFramer.maxLineBytes, "\(line.count) bytes")
     #expect(line == ServerMessageEncoder.encode(source.message))
     #expect(roundTrip(source.message) == .success(source.message))
+}
+
+@Test("a game over's line with the faces never found is never longer than the same board cleared, so it fits the line limit")
+func neverFoundFacesFitALine() {
+    let cleared = largestState(names: [heaviestName, heaviestName], id: heaviestID).fastLine
+    for found in 0..<RuleSet.pairsLimits.upperBound {
+        let source = largestState(names: [heaviestName, heaviestName], id: heaviestID, found: found)
+        let line = source.fastLine
+        #expect(line.count <= cleared.count && line.count <= LineFramer.maxLineBytes, "\(found) pairs found: \(line.count) bytes")
+        #expect(line == ServerMessageEncoder.encode(source.message))
+        #expect(roundTrip(source.message) == .success(source.message))
+    }
 }
 
 @Test("the longest chat, welcome and error lines fit the protocol line limit")

@@ -199,3 +199,34 @@ func badBoardsAreRefused(layout: String, players: String, error: ServerMessageEr
     let line = #"{"type":"state","room":"r","game":1,"seq":1,"phase":"playing",\#(layout),"cards":[{"state":"down"},{"state":"down"}],"players":\#(players),"spectators":0,"turn":0,"turn_ms_left":null,"winner":null,"event":{"kind":"start"}}"#
     #expect(decodedNotingUnknown(Array(line.utf8)) == .failure(error))
 }
+
+/// A solo game's state with three cards, two face down, in `phase`, with `field` after its cards.
+private func threeCardState(phase: String, _ field: String) -> [UInt8] {
+    Array(#"{"type":"state","room":"r","game":1,"seq":9,"phase":"\#(phase)","rows":1,"cols":3,"cards":[{"state":"down"},{"state":"matched","face":"owl","by":0},{"state":"down"}]\#(field),"players":[{"name":"a","score":1,"connected":true}],"spectators":0,"turn":null,"turn_ms_left":null,"winner":null,"event":{"kind":"time_up"}}"#.utf8)
+}
+
+@Test("a game over's faces never found are read when sent, missing when null or absent (an older server), and refused unless one string per face-down card",
+      arguments: [
+          (#","down_faces":["ape","ape"]"#, Result<[String]?, ServerMessageError>.success(["ape", "ape"])),
+          ("", .success(nil)),
+          (#","down_faces":null"#, .success(nil)),
+          (#","down_faces":["ape"]"#, .failure(.badField("down_faces"))),
+          (#","down_faces":["ape","ape","owl"]"#, .failure(.badField("down_faces"))),
+          (#","down_faces":["ape",1]"#, .failure(.badField("down_faces"))),
+          (#","down_faces":"ape""#, .failure(.badField("down_faces"))),
+      ])
+func downFacesAreRead(field: String, expected: Result<[String]?, ServerMessageError>) {
+    let read = decodedNotingUnknown(threeCardState(phase: "over", field)).map { decoded -> [String]? in
+        guard case .message(.state(let message), firstUnknown: nil) = decoded else { return ["not a state with every field known"] }
+        return message.state.downFaces
+    }
+    #expect(read == expected)
+}
+
+@Test("faces sent in a state of a game not over are not kept: no state of a game in play carries a face-down card's face")
+func downFacesOfAGameInPlayAreDropped() throws {
+    let decoded = try ServerMessageDecoder.decode(line: threeCardState(phase: "playing", #","down_faces":["ape","ape"]"#))
+    guard case .state(let message) = decoded else { Issue.record("not a state: \(decoded)"); return }
+    #expect(message.state.downFaces == nil)
+    #expect(message.state.cards.filter { $0 == .down }.count == 2)
+}

@@ -54,14 +54,16 @@ private let extremeRules: [RuleSet] = [
         pairs: 17, turnSeconds: 3600, revealMilliseconds: 60_000, againOnMatch: false),
 ]
 
-/// A state with every field at an extreme: the widest integers and the given board, names and event.
-private func extremeState(cards: [CardView], names: [String?], number: Int, event: GameEvent) -> PublicState {
+/// A state with every field at an extreme: the widest integers and the given board, names and event. With
+/// `faces`, the state of a game over, which lists the faces of the cards face down (each of them `faces`).
+private func extremeState(cards: [CardView], names: [String?], number: Int, event: GameEvent, faces: String? = nil) -> PublicState {
     PublicState(
-        game: number, seq: number, phase: .playing,
+        game: number, seq: number, phase: faces == nil ? .playing : .over,
         layout: RuleSet(pairs: RuleSet.pairsLimits.upperBound, turnSeconds: 0, revealMilliseconds: 0, againOnMatch: true).layout,
         cards: cards, players: names.map { $0.map { PlayerView(name: $0, score: number, connected: false) } },
         turn: .second, turnMillisecondsLeft: number, gameMillisecondsLeft: number, outcome: .win(.first),
-        series: SeriesTally(wins: [number, number], draws: number), event: event)
+        series: SeriesTally(wins: [number, number], draws: number), event: event,
+        downFaces: faces.map { Array(repeating: $0, count: cards.count { $0 == .down }) })
 }
 
 /// One case of the product of extremes: an index into each of its dimensions.
@@ -97,14 +99,18 @@ func extremeStatesMatchTheGeneralWriterWithinTheBound() {
     let cases = TestDepth.sample(everyExtremeCase, quickStride: 7)
     var checked = 0
     var eventsWritten = Set<Int>()
+    var phasesWritten = Set<Phase>()
     for extreme in cases {
         let number = numbers[extreme.number]
         let rules = extremeRules[checked % extremeRules.count]
         let everyEvent = events(number)
         let event = checked % everyEvent.count
         eventsWritten.insert(event)
+        // Every other pair of cases is a game over, whose line also lists the faces never found.
+        let over = (checked / extremeRules.count) % 2 == 1
         let state = extremeState(cards: largestBoard(face: faces[extreme.face])[extreme.cards], names: nameSets[extreme.names],
-                                 number: number, event: everyEvent[event])
+                                 number: number, event: everyEvent[event], faces: over ? faces[extreme.face] : nil)
+        phasesWritten.insert(state.phase)
         let room = rooms[extreme.room], id = extremeIDs[extreme.id]
         let fast = StateLineEncoder.encode([state], room: room, spectators: number, rules: rules, id: id)
         let general = ServerMessageEncoder.encode(.state(
@@ -120,13 +126,15 @@ func extremeStatesMatchTheGeneralWriterWithinTheBound() {
     #expect(Set(cases.map(\.face)).count == d.face && Set(cases.map(\.cards)).count == d.cards)
     #expect(Set(cases.map(\.names)).count == d.names && Set(cases.map(\.id)).count == d.id)
     #expect(eventsWritten.count == events(0).count && checked >= extremeRules.count)
+    #expect(phasesWritten == [.playing, .over])
 }
 
 @Test("the states of one change at their largest are encoded together within the sum of their bounds")
 func extremeStatesBatchWithinTheirBounds() {
     let name = String(repeating: "\u{1}", count: TextCleaner.maxNameBytes)
-    let states = events(Int.min).map { event in
-        extremeState(cards: largestBoard(face: name)[0], names: [name, name], number: Int.min, event: event)
+    let states = events(Int.min).flatMap { event in
+        [extremeState(cards: largestBoard(face: name)[0], names: [name, name], number: Int.min, event: event),
+         extremeState(cards: largestBoard(face: name)[0], names: [name, name], number: Int.min, event: event, faces: name)]
     }
     for rules in extremeRules {
         let batched = StateLineEncoder.encode(states, room: "kitchen", spectators: Int.min, rules: rules, id: heaviestID)
