@@ -68,6 +68,7 @@ public final class Lobby {
             request = try RequestDecoder.decode(line: message)
         } catch {
             guard admit(messageFrom: client, id: error.id, at: now) else { return }
+            counters.errors[error.code, default: 0] += 1
             send(.error(error), to: client)
             return
         }
@@ -199,6 +200,7 @@ public final class Lobby {
     }
 
     func refuse(_ code: ErrorCode, _ message: String, id: RequestID?, to client: Client) {
+        counters.errors[code, default: 0] += 1
         send(.error(RequestError(code, message, id: id)), to: client)
     }
 

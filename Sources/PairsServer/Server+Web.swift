@@ -99,7 +99,12 @@ extension Server {
         case .statistics:
             // The `stats` message, without the newline that ends it as a line.
             response = .json(ServerMessageEncoder.encode(.stats(currentStatistics(at: now))).dropLast())
-        case .notFound:
+        case .metrics:
+            response = HTTPResponse(status: .ok, headers: ["Content-Type": PrometheusText.contentType, "Cache-Control": "no-store"],
+                                    body: Array(ServerMetrics.exposition(of: currentStatistics(at: now)).utf8))
+        case .dashboard where configuration.dashboard:
+            response = DashboardPage.response
+        case .notFound, .dashboard:
             response = .notFound(request)
         case .webSocket:
             do {
@@ -144,6 +149,7 @@ extension Server {
     private func handle(_ input: Framing.Input, from connection: Connection, at now: Moment) {
         switch input {
         case .message(let message):
+            traffic.timing.pending += 1
             lobby.receive(message, from: connection.id, at: now)
         case .tooLong:
             lobby.receiveTooLong(from: connection.id, at: now)

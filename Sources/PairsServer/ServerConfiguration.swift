@@ -27,6 +27,9 @@ public struct ServerConfiguration: Sendable {
     /// of need unused (Chromium: 10 s), so such a socket never gets a JSON line where it expects HTTP.
     /// Anything the connection sends first still decides at once.
     public var pageVisitorWelcomeWaitMilliseconds: Int64 = 15_000
+    /// Whether `GET /dashboard` serves the live dashboard (`--dashboard off` makes it a 404). It shows
+    /// aggregates only, as `/stats` does.
+    public var dashboard = true
     /// What the lobby's decisions depend on: room defaults, grace, idle and rate limits.
     public var lobby = LobbyConfiguration()
 
