@@ -104,6 +104,8 @@ extension Server {
                                     body: Array(ServerMetrics.exposition(of: currentStatistics(at: now)).utf8))
         case .dashboard where configuration.dashboard:
             response = DashboardPage.response
+            // The page polls `/stats` once a second, on sockets Chromium opens ahead of need, as the client page's.
+            if let address = try? SocketAddress(peerOf: connection.fd) { pageVisitors.record(address.host, at: now) }
         case .notFound, .dashboard:
             response = .notFound(request)
         case .webSocket:
