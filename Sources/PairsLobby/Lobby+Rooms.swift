@@ -67,6 +67,11 @@ extension Lobby {
 
     /// Removes the room when nobody is left, else keeps its deadline and quick-match entry current.
     func settle(_ room: Room, at now: Moment) {
+        let active = room.isActive && !room.isAbandoned
+        if active != room.countsAsActive {
+            room.countsAsActive = active
+            counters.gamesActive += active ? 1 : -1
+        }
         if room.isAbandoned {
             deadlines.set(nil, for: room)
             directory.remove(room)

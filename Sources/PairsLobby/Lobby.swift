@@ -171,7 +171,8 @@ public final class Lobby {
         var stats = counters
         stats.connections = clients.count
         stats.rooms = directory.count
-        stats.gamesActive = directory.rooms.values.count { $0.match.phase == .playing || $0.match.phase == .reveal }
+        // Kept as rooms settle (`Room.countsAsActive`); debug builds check it against the rooms themselves.
+        assert(stats.gamesActive == directory.rooms.values.count(where: \.isActive), "the count of active games drifted")
         stats.uptimeSeconds = Int(startedAt.milliseconds(until: now) / 1000)
         return stats
     }

@@ -24,6 +24,13 @@ final class Room {
     /// The moves of the game being played, when the server keeps games.
     var log: GameLog?
 
+    /// Whether the lobby counts this room's game as active (`ServerStatistics.gamesActive`), as of the
+    /// room's last `settle`: the count is kept as rooms change, so reading it costs nothing per room.
+    var countsAsActive = false
+
+    /// Whether its game is being played: `playing`, or a mismatch in `reveal`.
+    var isActive: Bool { match.phase == .playing || match.phase == .reveal }
+
     /// When the match next has something to do, as `RoomDeadlines` holds it; kept there, not derived.
     var deadline: Moment?
     /// The room's position in `RoomDeadlines`, nil while it has no deadline.
