@@ -210,6 +210,16 @@ struct MetricsTests {
     }
 }
 
+@Test("pairs serve --dashboard off answers /dashboard with 404 and still serves /metrics; --dashboard on serves it")
+func dashboardFlag() throws {
+    for (value, status) in [("off", 404), ("on", 200)] {
+        let (server, port) = try PairsProcess.serve(["--dashboard", value])
+        defer { server.terminate() }
+        #expect(try exchangeOnce("GET /dashboard HTTP/1.1\r\nHost: x\r\n\r\n", port: port).status == status, "--dashboard \(value)")
+        #expect(try exchangeOnce("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n", port: port).status == 200)
+    }
+}
+
 private func exchangeOnce(_ request: String, port: Int) throws -> HTTPReply {
     let client = try TestClient(port: port)
     client.sendRaw(Array(request.utf8))
