@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "PairsLobby", dependencies: ["PairsRules", "PairsWire"]),
         // The browser's side of the wire as pure codecs: connection sniffing, HTTP requests and responses, the
         // WebSocket handshake and frames, and the client page. Knows bytes, not sockets; depends on nothing.
-        .target(name: "PairsWeb", resources: [.embedInCode("Page/client.html")]),
+        .target(name: "PairsWeb", resources: [.embedInCode("Page/client.html"), .embedInCode("Page/dashboard.html")]),
         // The TCP transport: sockets, the epoll set, Dispatch queues and timers, output buffers and goodbyes.
         // Carries out what the lobby decides.
         .target(name: "PairsServer", dependencies: ["PairsLobby", "PairsRules", "PairsWire", "PairsPolling", "PairsStorage", "PairsWeb"]),

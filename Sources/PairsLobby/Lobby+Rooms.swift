@@ -42,6 +42,7 @@ extension Lobby {
                 releaseAwaySeat(seat, in: room)
             case let event where event.endsGame:
                 counters.gamesFinished += 1
+                counters.gamesFinishedByVariant[VariantLabel.of(room.rules.variant), default: 0] += 1
                 logEnd(of: states[index], in: room)
             default:
                 break

@@ -74,6 +74,7 @@ public final class Lobby {
             request = try RequestDecoder.decode(line: message)
         } catch {
             guard admit(messageFrom: client, id: error.id, at: now) else { return }
+            counters.errors[error.code, default: 0] += 1
             send(.error(error), to: client)
             return
         }
@@ -238,6 +239,7 @@ public final class Lobby {
     }
 
     func refuse(_ code: ErrorCode, _ message: String, id: RequestID?, to client: Client, retryAfterSeconds: Int? = nil) {
+        counters.errors[code, default: 0] += 1
         send(.error(RequestError(code, message, id: id, retryAfterSeconds: retryAfterSeconds)), to: client)
     }
 

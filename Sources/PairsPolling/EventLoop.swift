@@ -32,6 +32,7 @@ public final class EventLoop: @unchecked Sendable {
     // What `start` was given, kept for `handleReadySockets`; dropped by `cancel` with the source's.
     private var policy: Policy?
     private var beforeEachBatch: @Sendable () -> Void = {}
+    private var afterEachBatch: @Sendable () -> Void = {}
     private var handle: (@Sendable (_ token: UInt64, _ events: UInt32) -> Void)?
 
     /// A loop with an empty epoll set, not yet watched: add sockets to `poller`, then `start`.
@@ -41,16 +42,19 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// Starts serving the poller's sockets on `queue`. `beforeEachBatch` runs once a batch has been
-    /// collected and before it is handled, so a clock read there dates the batch's arrival.
+    /// collected and before it is handled, so a clock read there dates the batch's arrival; `afterEachBatch`
+    /// once it has been handled.
     public func start(
         policy: Policy,
         beforeEachBatch: @escaping @Sendable () -> Void = {},
+        afterEachBatch: @escaping @Sendable () -> Void = {},
         handle: @escaping @Sendable (_ token: UInt64, _ events: UInt32) -> Void,
         afterHarvest: @escaping @Sendable () -> Void = {}
     ) {
         precondition(source == nil, "an event loop is started once")
         self.policy = policy
         self.beforeEachBatch = beforeEachBatch
+        self.afterEachBatch = afterEachBatch
         self.handle = handle
         let source = DispatchSource.makeReadSource(fileDescriptor: poller.descriptor, queue: queue)
         // Holds the loop until the source is cancelled and Dispatch drops its handlers.
@@ -59,7 +63,7 @@ public final class EventLoop: @unchecked Sendable {
             dispatchPrecondition(condition: .onQueue(queue))
             #endif
             poller.harvestUntilQuiet(maxBatches: policy.maxBatchesPerWakeup, lingering: policy.linger,
-                                     beforeEachBatch: beforeEachBatch, handle)
+                                     beforeEachBatch: beforeEachBatch, afterEachBatch: afterEachBatch, handle)
             afterHarvest()
         }
         // The epoll descriptor must stay open until Dispatch has let go of it: the poller closes it when freed.
@@ -79,7 +83,8 @@ public final class EventLoop: @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
         #endif
         guard source != nil, let policy, let handle else { return }
-        _ = poller.harvestUntilQuiet(maxBatches: policy.maxBatchesPerWakeup, beforeEachBatch: beforeEachBatch, handle)
+        _ = poller.harvestUntilQuiet(maxBatches: policy.maxBatchesPerWakeup, beforeEachBatch: beforeEachBatch,
+                                     afterEachBatch: afterEachBatch, handle)
     }
 
     /// Stops serving. The handlers are dropped once Dispatch has let go of the descriptor, and with them
@@ -89,6 +94,7 @@ public final class EventLoop: @unchecked Sendable {
         source = nil
         handle = nil
         beforeEachBatch = {}
+        afterEachBatch = {}
     }
 }
 

@@ -70,7 +70,7 @@ public final class EventPoller {
     /// Returns how many there were: `maxEvents` means more may be waiting.
     @inline(__always)
     public func harvest(_ body: (_ token: UInt64, _ events: UInt32) -> Void) -> Int {
-        collect(waitingUpTo: nil, beforeHandling: {}, body)
+        collect(waitingUpTo: nil, beforeHandling: {}, afterHandling: {}, body)
     }
 
     /// Like `harvest`, but when no socket is ready yet, sleeps in the kernel up to `microseconds` for one.
@@ -78,14 +78,15 @@ public final class EventPoller {
     /// one the kernel wakes, so an owner expecting more traffic any moment can take it without a hand-off
     /// between threads; the wait holds the owner's queue, so keep it short.
     public func harvest(waitingUpTo microseconds: Int, _ body: (_ token: UInt64, _ events: UInt32) -> Void) -> Int {
-        collect(waitingUpTo: microseconds, beforeHandling: {}, body)
+        collect(waitingUpTo: microseconds, beforeHandling: {}, afterHandling: {}, body)
     }
 
-    /// One `epoll_wait`; when it found sockets, `beforeHandling` once and then `body` for each.
+    /// One `epoll_wait`; when it found sockets, `beforeHandling` once, `body` for each, then `afterHandling`.
     @inline(__always)
     private func collect(
         waitingUpTo microseconds: Int?,
         beforeHandling: () -> Void,
+        afterHandling: () -> Void,
         _ body: (_ token: UInt64, _ events: UInt32) -> Void
     ) -> Int {
         var count: Int32
@@ -102,6 +103,7 @@ public final class EventPoller {
         for index in 0..<Int(count) {
             body(events[index].data.u64, events[index].events)
         }
+        afterHandling()
         return Int(count)
     }
 
@@ -125,7 +127,8 @@ public final class EventPoller {
     /// harvest comes back empty or `maxBatches` have been taken. Sockets that became ready while a batch was
     /// handled are collected at once: under load there nearly always are some, and another wakeup of the
     /// owner costs more than an empty `epoll_wait`. `beforeEachBatch` runs once a batch has been collected
-    /// and before it is handled (never for an empty one), so a clock read there dates the batch's arrival.
+    /// and before it is handled (never for an empty one), so a clock read there dates the batch's arrival;
+    /// `afterEachBatch` once it has been handled, before any wait for the next.
     ///
     /// Once quiet, it waits up to `linger.microseconds` for the next socket (at most `linger.times` times),
     /// and if one comes, harvests again as before, `maxBatches` more at most. Returns false when it stopped
@@ -139,13 +142,14 @@ public final class EventPoller {
         maxBatches: Int,
         lingering linger: Linger = .none,
         beforeEachBatch: () -> Void = {},
+        afterEachBatch: () -> Void = {},
         _ body: (_ token: UInt64, _ events: UInt32) -> Void
     ) -> Bool {
         var lingers = 0
         while true {
             var isQuiet = false
             for _ in 0..<maxBatches {
-                if collect(waitingUpTo: nil, beforeHandling: beforeEachBatch, body) == 0 {
+                if collect(waitingUpTo: nil, beforeHandling: beforeEachBatch, afterHandling: afterEachBatch, body) == 0 {
                     isQuiet = true
                     break
                 }
@@ -153,7 +157,7 @@ public final class EventPoller {
             guard isQuiet else { return false }
             guard lingers < linger.times else { return true }
             lingers += 1
-            guard collect(waitingUpTo: linger.microseconds, beforeHandling: beforeEachBatch, body) > 0 else {
+            guard collect(waitingUpTo: linger.microseconds, beforeHandling: beforeEachBatch, afterHandling: afterEachBatch, body) > 0 else {
                 return true
             }
         }

@@ -132,7 +132,14 @@ extension Server {
         case .statistics:
             // The `stats` message, without the newline that ends it as a line.
             response = .json(ServerMessageEncoder.encode(.stats(currentStatistics(at: now))).dropLast())
-        case .notFound:
+        case .metrics:
+            response = HTTPResponse(status: .ok, headers: ["Content-Type": PrometheusText.contentType, "Cache-Control": "no-store"],
+                                    body: Array(ServerMetrics.exposition(of: currentStatistics(at: now)).utf8))
+        case .dashboard where configuration.dashboard:
+            response = DashboardPage.response
+            // The page polls `/stats` once a second, on sockets Chromium opens ahead of need, as the client page's.
+            if let address = try? SocketAddress(peerOf: connection.fd) { pageVisitors.record(address.host, at: now) }
+        case .notFound, .dashboard:
             response = .notFound(request)
         case .webSocket:
             do {
@@ -205,6 +212,7 @@ extension Server {
             if let first = message.first, first >= UInt8(ascii: "A"), first <= UInt8(ascii: "Z") {
                 noteRequestLine(message, from: connection, at: now)
             }
+            traffic.timing.pending += 1
             lobby.receive(message, from: connection.id, at: now)
         case .tooLong:
             lobby.receiveTooLong(from: connection.id, at: now)

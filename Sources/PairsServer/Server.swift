@@ -134,6 +134,22 @@ public final class Server: @unchecked Sendable {
         var messagesOut = 0
         var bytesIn = 0
         var bytesOut = 0
+        /// Errors the transport sends itself (the store's answers); the lobby counts its own.
+        var errors: [ErrorCode: Int] = [:]
+        /// How long answers took (`AnswerTiming`).
+        var latency = AnswerLatency()
+        var timing = AnswerTiming()
+    }
+
+    /// Times answers with the clock reads the server makes anyway: each read of a socket reads the clock
+    /// before handling what came, which is also when everything handled before it in the batch has been
+    /// answered (answers are written as each message is handled). A batch's arrival is its first read's
+    /// moment. The one clock read added is at the end of a batch that handled messages, for its last read's.
+    struct AnswerTiming {
+        /// When the current batch's first socket was read, in nanoseconds; nil until then.
+        var batchArrived: UInt64?
+        /// Messages handled since the last read's moment, not yet recorded.
+        var pending = 0
     }
 
     /// A server with `configuration`, keeping finished games and claimed names in `store` when there is one
@@ -202,6 +218,8 @@ public final class Server: @unchecked Sendable {
         queue.sync {
             self.loop = loop
             loop.start(policy: Self.harvestPolicy,
+                       beforeEachBatch: { [self] in startBatch() },
+                       afterEachBatch: { [self] in endBatch() },
                        handle: { [self] token, events in serviceReadySocket(token, events: events) },
                        afterHarvest: { [self] in armLobbyTimer() })
             lobbyTimer = DeadlineTimer(queue: queue, leeway: .milliseconds(Self.timerLeewayMilliseconds)) { [self] in
@@ -418,7 +436,12 @@ public final class Server: @unchecked Sendable {
         switch connection.read(into: readBuffer) {
         case .bytes(let count):
             traffic.bytesIn += count
-            receive(UnsafeRawBufferPointer(rebasing: readBuffer[..<count]), from: connection, at: MonotonicClock.now())
+            // One clock read, as ever: it dates this read's requests and ends the previous read's answers.
+            let nanoseconds = MonotonicClock.nanoseconds()
+            recordAnswers(at: nanoseconds)
+            if traffic.timing.batchArrived == nil { traffic.timing.batchArrived = nanoseconds }
+            let now = Moment(milliseconds: Int64(nanoseconds / MonotonicClock.nanosecondsPerMillisecond))
+            receive(UnsafeRawBufferPointer(rebasing: readBuffer[..<count]), from: connection, at: now)
         case .wouldBlock:
             break
         case .endOfStream:
@@ -513,11 +536,13 @@ public final class Server: @unchecked Sendable {
             // Games that ended before the question was asked are committed first, so the answer has them
             // all: a client that saw a game end finds it in the history at once.
             store.flush()
-            let lines = LongAnswers.lines(Self.ask(store, query, request: request))
+            let answer = Self.ask(store, query, request: request)
+            let lines = LongAnswers.lines(answer)
             let bytes = lines.flatMap(ServerMessageEncoder.encode)
             queue.async { [self] in
                 guard pendingStorage.removeValue(forKey: ticket) != nil,
                       let connection = connections[id], connection.isOpen else { return }
+                if case .error(let error) = answer { traffic.errors[error.code, default: 0] += 1 }
                 deliver(bytes, messages: lines.count, to: connection)
                 afterStorage()
             }
@@ -854,6 +879,28 @@ public final class Server: @unchecked Sendable {
         }
     }
 
+    /// A batch of sockets was collected: its arrival is its first read's moment. Messages handled outside
+    /// a batch (a first line held by a welcome wait) are not timed.
+    private func startBatch() {
+        traffic.timing.batchArrived = nil
+        traffic.timing.pending = 0
+    }
+
+    /// A batch was handled: its last read's messages are answered now.
+    private func endBatch() {
+        if traffic.timing.pending > 0 { recordAnswers(at: MonotonicClock.nanoseconds()) }
+    }
+
+    /// Records the messages handled since the last read as answered at `nanoseconds`.
+    private func recordAnswers(at nanoseconds: UInt64) {
+        let pending = traffic.timing.pending
+        guard pending > 0 else { return }
+        traffic.timing.pending = 0
+        let arrived = traffic.timing.batchArrived ?? nanoseconds
+        let microseconds = nanoseconds > arrived ? Int((nanoseconds - arrived) / 1000) : 0
+        traffic.latency.record(microseconds: microseconds, answers: pending)
+    }
+
     func currentStatistics(at now: Moment) -> ServerStatistics {
         completed(lobby.statistics(at: now))
     }
@@ -866,6 +913,9 @@ public final class Server: @unchecked Sendable {
         stats.bytesOut = traffic.bytesOut
         stats.gamesStored = store?.gamesStored ?? 0
         stats.storageErrors = store?.storageErrors ?? 0
+        stats.storageEnabled = store != nil
+        stats.latency = traffic.latency
+        stats.errors.merge(traffic.errors, uniquingKeysWith: +)
         return stats
     }
 

@@ -40,6 +40,9 @@ public struct ServerConfiguration: Sendable {
     /// Origins besides the server's own whose pages may open a WebSocket to it (`--allow-origin`), as
     /// browsers send them: `http://host:port`.
     public var allowedOrigins: [String] = []
+    /// Whether `GET /dashboard` serves the live dashboard (`--dashboard off` makes it a 404). It shows
+    /// aggregates only, as `/stats` does.
+    public var dashboard = true
     /// What the lobby's decisions depend on: room defaults, grace, idle and rate limits.
     public var lobby = LobbyConfiguration()
 

@@ -6,6 +6,10 @@ enum WebRoute: Sendable, Hashable {
     case webSocket
     /// `/stats`: the `stats` message's counters, as JSON, for operators and monitoring.
     case statistics
+    /// `/metrics`: the same counters in Prometheus's text format (`ServerMetrics`).
+    case metrics
+    /// `/dashboard`: a page that draws the counters live (`DashboardPage`); 404 with `--dashboard off`.
+    case dashboard
     /// Anything else: 404.
     case notFound
 
@@ -14,6 +18,8 @@ enum WebRoute: Sendable, Hashable {
         case "/": self = .page
         case "/ws": self = .webSocket
         case "/stats": self = .statistics
+        case "/metrics": self = .metrics
+        case "/dashboard": self = .dashboard
         default: self = .notFound
         }
     }

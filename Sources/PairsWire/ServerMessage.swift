@@ -197,6 +197,14 @@ public struct ServerStatistics: Sendable, Hashable {
     public var gamesStored = 0
     /// Failures of the history's storage since the server started (a full disk...): games lost.
     public var storageErrors = 0
+    /// Errors sent since the server started, by code (only codes sent at least once).
+    public var errors: [ErrorCode: Int] = [:]
+    /// `gamesFinished` by the variant's label (`VariantLabel`: at most 16 of them).
+    public var gamesFinishedByVariant: [String: Int] = [:]
+    /// How long answers took, since the server started (the transport's to fill in).
+    public var latency = AnswerLatency()
+    /// Whether the server keeps a history (`--data` other than `none`).
+    public var storageEnabled = false
     public var id: RequestID?
 
     public init() {}

@@ -98,6 +98,23 @@ public enum ServerMessageDecoder {
             // Servers that keep no history, or are older, say nothing of it.
             stats.gamesStored = try reader.optionalInteger("games_stored") ?? 0
             stats.storageErrors = try reader.optionalInteger("storage_errors") ?? 0
+            // Older servers send none of these; codes and variants this client does not know are skipped.
+            stats.storageEnabled = try reader.optionalBool("storage") ?? false
+            for (key, value) in try reader.optionalObject("errors")?.members ?? [] {
+                guard let code = ErrorCode(rawValue: key), let count = value.integerValue else { continue }
+                stats.errors[code] = Int(count)
+            }
+            for (key, value) in try reader.optionalObject("games_finished_by_variant")?.members ?? [] {
+                if let count = value.integerValue { stats.gamesFinishedByVariant[key] = Int(count) }
+            }
+            if let latency = try reader.optionalObject("latency_us") {
+                let counts = latency["counts"]?.arrayValue?.compactMap(\.integerValue).map { Int($0) }
+                let sum = latency["sum"]?.integerValue
+                guard let counts, let sum, let histogram = AnswerLatency(cumulativeCounts: counts, sumMicroseconds: Int(sum)) else {
+                    throw .badField("latency_us")
+                }
+                stats.latency = histogram
+            }
             stats.id = reader.id()
             message = .stats(stats)
         case "left":
@@ -349,6 +366,12 @@ private struct Reader {
         guard let value = value(key), !value.isNull else { return nil }
         guard let integer = value.integerValue else { throw .badField(key) }
         return Int(integer)
+    }
+
+    mutating func optionalObject(_ key: String) throws(ServerMessageError) -> JSONObject? {
+        guard let value = value(key), !value.isNull else { return nil }
+        guard let object = value.objectValue else { throw .badField(key) }
+        return object
     }
 
     mutating func bool(_ key: String) throws(ServerMessageError) -> Bool {

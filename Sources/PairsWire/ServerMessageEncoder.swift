@@ -101,6 +101,22 @@ public enum ServerMessageEncoder {
             w.key("uptime_s"); w.integer(stats.uptimeSeconds)
             w.key("games_stored"); w.integer(stats.gamesStored)
             w.key("storage_errors"); w.integer(stats.storageErrors)
+            w.key("storage"); w.bool(stats.storageEnabled)
+            w.key("errors"); w.beginObject()
+            for code in ErrorCode.allCases { if let count = stats.errors[code], count > 0 { w.key(code.rawValue); w.integer(count) } }
+            w.endObject()
+            w.key("games_finished_by_variant"); w.beginObject()
+            for (label, count) in stats.gamesFinishedByVariant.sorted(by: { $0.key < $1.key }) { w.key(label); w.integer(count) }
+            w.endObject()
+            w.key("latency_us"); w.beginObject()
+            w.key("le"); w.beginArray()
+            for bound in AnswerLatency.boundsMicroseconds { w.integer(bound) }
+            w.endArray()
+            w.key("counts"); w.beginArray()
+            for count in stats.latency.cumulativeCounts { w.integer(count) }
+            w.endArray()
+            w.key("sum"); w.integer(stats.latency.sumMicroseconds)
+            w.endObject()
             writeID(stats.id, to: &w)
         case .left(let room, let id):
             w.key("type"); w.string("left")

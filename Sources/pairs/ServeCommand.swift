@@ -33,6 +33,7 @@ enum ServeCommand {
       --data PATH            the SQLite file that keeps finished games, claimed names and ratings, or none
                              to keep nothing (default $XDG_DATA_HOME/pairs/pairs.db, or
                              ~/.local/share/pairs/pairs.db)
+      --dashboard on|off     serve the live dashboard at /dashboard (default on; /stats and /metrics stay)
       --help                 this help (so is -h with no address after it)
 
     \(RuleFlags.usage(heading: "  The rules of rooms whose creator does not choose them (default: the classic game, 8 pairs, 30 s a turn, a 1000 ms reveal, a match moves again):"))
@@ -41,6 +42,11 @@ enum ServeCommand {
     log's own listening line, with the process id, already went to), then "open http://ADDRESS:PORT/ in a
     browser" for each of the machine's LAN addresses: the same port serves the game's page.
     """
+
+    /// `--dashboard`'s values.
+    enum OnOff: String, CaseIterable {
+        case on, off
+    }
 
     /// What `pairs serve` was asked for: the server, and where it keeps its games.
     struct Options {
@@ -143,7 +149,7 @@ enum ServeCommand {
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         let flags = try Flags(arguments, known: Set([
             "host", "port", "grace-seconds", "seed", "max-connections", "idle-seconds", "visitor-silence-seconds", "rate-limit", "log-level", "data",
-            "log-format", "log-file", "pid-file", "allow-origin",
+            "log-format", "log-file", "pid-file", "allow-origin", "dashboard",
         ]).union(RuleFlags.names), switches: RuleFlags.switches)
         var options = Options()
         for name in ["log-file", "pid-file"] where flags.string(name)?.isEmpty == true {
@@ -196,6 +202,7 @@ enum ServeCommand {
             configuration.logLevel = parsed
         }
         configuration.logFormat = try flags.choice("log-format", of: LogFormat.self) ?? configuration.logFormat
+        if let dashboard = try flags.choice("dashboard", of: OnOff.self) { configuration.dashboard = dashboard == .on }
         options.configuration = configuration
         return options
     }

@@ -148,6 +148,21 @@ struct EventPollerTests {
         #expect(batches == 2) // one full batch, then the rest; the empty harvest that ends it is no batch
     }
 
+    @Test("afterEachBatch runs once each batch has been handled, before the next is collected")
+    func afterEachBatchFollowsItsBatch() throws {
+        let poller = try EventPoller()
+        let total = EventPoller.maxEvents + 37
+        let pairs = try readySockets(total, in: poller)
+        var order: [String] = []
+        let handle = { (token: UInt64, _: UInt32) in
+            if order.last != "socket" { order.append("socket") }
+            pairs[Int(token)].drain()
+        }
+        #expect(poller.harvestUntilQuiet(maxBatches: 4, beforeEachBatch: { order.append("before") },
+                                         afterEachBatch: { order.append("after") }, handle))
+        #expect(order == ["before", "socket", "after", "before", "socket", "after"])
+    }
+
     @Test("a waiting harvest comes back empty when nothing arrives, and with the input that arrives while it waits")
     func waitingHarvestReportsInputThatArrivesDuringTheWait() throws {
         let poller = try EventPoller()

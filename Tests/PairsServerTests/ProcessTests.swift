@@ -42,7 +42,7 @@ struct ProcessTests {
     @Test("bad flag values are refused with a message and a non-zero exit before anything listens", arguments: [
         ["--port", "70000"], ["--pairs", "1"], ["--turn-seconds", "x"], ["--log-level", "loud"], ["--bogus", "1"],
         ["--host", "no.such.host.invalid"], ["--log-format", "xml"], ["--log-file", "/nonexistent-pairs-dir/pairs.log"],
-        ["--pid-file", "/nonexistent-pairs-dir/pairs.pid"], ["--log-file", ""], ["--allow-origin", "evil.example"],
+        ["--pid-file", "/nonexistent-pairs-dir/pairs.pid"], ["--log-file", ""], ["--allow-origin", "evil.example"], ["--dashboard", "maybe"],
     ])
     func badFlagsAreRefused(flags: [String]) throws {
         let process = try PairsProcess(["serve", "--port", "0", "--data", "none"] + flags)
@@ -59,7 +59,7 @@ struct ProcessTests {
         #expect(process.waitForExit(within: 5) == 0)
         for flag in ["--host", "--port", "--pairs", "--turn-seconds", "--reveal-ms", "--grace-seconds", "--seed",
                      "--max-connections", "--idle-seconds", "--rate-limit", "--log-level", "--log-format", "--log-file", "--pid-file",
-                     "--allow-origin"] {
+                     "--allow-origin", "--dashboard"] {
             #expect(text.contains(flag), "missing \(flag)")
         }
     }
