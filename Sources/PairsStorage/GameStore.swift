@@ -8,7 +8,8 @@ import CSQLite
 /// claims block their caller for as long as SQLite (and, for claims, the deliberately slow password hash)
 /// takes: call them off any queue that must stay responsive, such as the one that runs the rooms.
 ///
-/// The file is locked for the life of the store, so a second server on it fails at start. Letting go of
+/// The file is locked for the life of the store, under whatever name it is reached by (`StoreLock`), so a
+/// second server on it fails at start. Letting go of
 /// the store commits what is waiting and closes the file; a process that exits without doing so should
 /// call `flush()` first.
 public final class GameStore: Sendable {
@@ -18,7 +19,6 @@ public final class GameStore: Sendable {
     /// shell's write) before failing: far longer than any batch of ours takes.
     static let busyTimeoutMilliseconds: Int32 = 5_000
 
-    private let lock: StoreLock
     let writer: GameWriter
     /// The connection for queries and claims.
     let requests: LockedConnection
@@ -33,9 +33,10 @@ public final class GameStore: Sendable {
     public init(path: String, onFailure: @escaping @Sendable (StorageFailure) -> Void) throws(StoreOpenError) {
         self.path = path
         try StoreFiles.prepareDirectory(forDatabaseAt: path)
-        lock = try StoreLock(databasePath: path)
         try StoreFiles.prepareFile(at: path)
-        let writing = try Self.connect(path)
+        // Held by the connections rather than by the store, so it is let go of after both have closed.
+        let lock = try StoreLock(databasePath: path)
+        let writing = try Self.connect(path, lock: lock)
         try Schema.migrate(writing, path: path, ladders: ladders)
         let stored: Int
         do throws(SQLiteError) {
@@ -44,7 +45,7 @@ public final class GameStore: Sendable {
         } catch {
             throw StoreOpenError(error, path: path)
         }
-        requests = LockedConnection(try Self.connect(path))
+        requests = LockedConnection(try Self.connect(path, lock: lock))
         writer = GameWriter(connection: LockedConnection(writing), ladders: ladders, stored: stored, onFailure: onFailure)
     }
 
@@ -61,9 +62,10 @@ public final class GameStore: Sendable {
     }
 
     /// A connection to `path` set up as every connection of the store is.
-    private static func connect(_ path: String) throws(StoreOpenError) -> SQLiteConnection {
+    private static func connect(_ path: String, lock: StoreLock) throws(StoreOpenError) -> SQLiteConnection {
         do throws(SQLiteError) {
-            let connection = try SQLiteConnection(path: path, mode: .readWrite, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            let connection = try SQLiteConnection(
+                path: path, mode: .readWrite, busyTimeoutMilliseconds: busyTimeoutMilliseconds, keptOpenWith: lock)
             // SQLite opens a write-protected file read-only rather than failing.
             guard !connection.isReadOnly else {
                 throw SQLiteError(result: SQLITE_READONLY, message: "the file is write-protected")

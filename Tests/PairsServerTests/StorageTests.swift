@@ -261,4 +261,37 @@ struct StorageProcessTests {
         #expect(error.contains(directory.database), "\(error)")
         #expect(!error.contains("listening"))
     }
+
+    @Test("a second pairs serve on another name of the running server's file is refused: a hard link, a symbolic link, a path through ..",
+          arguments: ["hard link", "symbolic link", "dot-dot path"])
+    func otherNamesOfTheFileStopTheSecondServer(kind: String) throws {
+        let directory = try TemporaryDirectory()
+        let (holder, port) = try PairsProcess.serve(["--data", directory.database])
+        defer { holder.terminate() }
+        let other: String
+        switch kind {
+        case "hard link":
+            other = directory.file("link.db")
+            try #require(link(directory.database, other) == 0)
+        case "symbolic link":
+            other = directory.file("symlink.db")
+            try #require(symlink(directory.database, other) == 0)
+        default:
+            try #require(mkdir(directory.file("sub"), 0o700) == 0)
+            other = directory.file("sub/../pairs.db")
+        }
+        let refused = try PairsProcess(["serve", "--host", "127.0.0.1", "--port", "0", "--data", other])
+        #expect(refused.waitForExit(within: 10) == 1)
+        let error = refused.errorOutput()
+        #expect(error.split(separator: "\n").count == 1, "\(error)")
+        #expect(error.contains("\(other) is in use by another server (pid \(holder.pid))"), "\(error)")
+        // The first server kept its file to itself: it still keeps games, and the file opens whole again
+        // (a store checks the file at start).
+        _ = try playOneGame(port: port, room: "still")
+        holder.send(SIGTERM)
+        #expect(holder.waitForExit(within: 10) == 0)
+        let (reopened, reopenedPort) = try PairsProcess.serve(["--data", directory.database])
+        defer { reopened.terminate() }
+        #expect(try history(port: reopenedPort).map(\.room) == ["still"])
+    }
 }
