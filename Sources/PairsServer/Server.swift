@@ -115,6 +115,10 @@ public final class Server: @unchecked Sendable {
     var traffic = Traffic()
     private var lastFullWarning = Moment(milliseconds: .min / 2)
     private var isShuttingDown = false
+    /// What the log says of the store's failures, rate-limited.
+    private var storageAlarm = StorageAlarm()
+    /// Whether a write of the store's held failures is scheduled.
+    private var storageAlarmScheduled = false
 
     /// What the transport counts: what crossed the sockets.
     struct Traffic {
@@ -135,6 +139,10 @@ public final class Server: @unchecked Sendable {
         lobbyConfiguration.keepsGames = store != nil
         self.lobby = Lobby(configuration: lobbyConfiguration, serverName: "pairs \(version)", startedAt: MonotonicClock.now())
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
+        store?.watch { [weak self] event in
+            guard let self else { return }
+            queue.async { self.storageReported(event) }
+        }
     }
 
     deinit {
@@ -480,6 +488,32 @@ public final class Server: @unchecked Sendable {
         }
     }
 
+    /// A failure of the store, or its recovery, for the log (`StorageAlarm` decides which lines to write).
+    private func storageReported(_ event: StorageEvent) {
+        assertOnQueue()
+        let now = MonotonicClock.now()
+        switch event {
+        case .failed(let failure):
+            if let line = storageAlarm.failed(failure, at: now) { log.write(line.level, line.event) }
+        case .recovered(let failures, let gamesLost):
+            for line in storageAlarm.recovered(failures: failures, gamesLost: gamesLost, at: now) { log.write(line.level, line.event) }
+        }
+        scheduleHeldStorageFailures()
+    }
+
+    /// Writes the failures the alarm holds back once they are due, even if no other failure comes.
+    private func scheduleHeldStorageFailures() {
+        guard !storageAlarmScheduled, let deadline = storageAlarm.heldDeadline else { return }
+        storageAlarmScheduled = true
+        let wait = max(0, MonotonicClock.now().milliseconds(until: deadline))
+        queue.asyncAfter(deadline: .now() + .milliseconds(Int(wait))) { [weak self] in
+            guard let self else { return }
+            storageAlarmScheduled = false
+            if let line = storageAlarm.heldLine(at: MonotonicClock.now()) { log.write(line.level, line.event) }
+            scheduleHeldStorageFailures()
+        }
+    }
+
     /// Asks the store on its own queue, and sends the answer from this one.
     private func answer(_ query: StorageQuery, request: RequestID?, to id: ConnectionID) {
         guard let store else { return }
@@ -741,6 +775,7 @@ public final class Server: @unchecked Sendable {
         stats.bytesOut = traffic.bytesOut
         stats.gamesStored = store?.gamesStored ?? 0
         stats.storageErrors = store?.storageErrors ?? 0
+        stats.storage = store.map { $0.isHealthy ? .ok : .failing } ?? StorageHealth.none
         return stats
     }
 

@@ -1,4 +1,5 @@
 import CSQLite
+import Synchronization
 
 /// What outlives the server, in one SQLite file: finished games (history and replays), claimed names,
 /// and the ladders.
@@ -24,13 +25,16 @@ public final class GameStore: Sendable {
     let requests: LockedConnection
     let ladders = Ladders(tau: Glicko2Rating.productionTau)
 
+    /// Where the store's events go: `onFailure`, and the watcher a server sets (`watch`).
+    private let relay: EventRelay
+
     /// Opens the database at `path`, creating it and its directories when missing, and migrates it to the
-    /// current schema. `onFailure` hears about every failure while running (on the writer's thread); it
-    /// should log and return quickly.
+    /// current schema. `onFailure` hears about every failure while running (on the writer's thread), as a
+    /// watcher does (`watch`); it should return quickly.
     ///
     /// Fails with a `StoreOpenError` whose description is the one line to print: another server has the
     /// file, it is not writable, damaged, not a Pairs database, or from a newer Pairs.
-    public init(path: String, onFailure: @escaping @Sendable (StorageFailure) -> Void) throws(StoreOpenError) {
+    public init(path: String, onFailure: @escaping @Sendable (StorageFailure) -> Void = { _ in }) throws(StoreOpenError) {
         self.path = path
         try StoreFiles.prepareDirectory(forDatabaseAt: path)
         try StoreFiles.prepareFile(at: path)
@@ -46,7 +50,9 @@ public final class GameStore: Sendable {
             throw StoreOpenError(error, path: path)
         }
         requests = LockedConnection(try Self.connect(path, lock: lock))
-        writer = GameWriter(connection: LockedConnection(writing), ladders: ladders, stored: stored, onFailure: onFailure)
+        let relay = EventRelay(onFailure: onFailure)
+        self.relay = relay
+        writer = GameWriter(connection: LockedConnection(writing), ladders: ladders, stored: stored, report: { relay.deliver($0) })
     }
 
     deinit {
@@ -105,5 +111,34 @@ public final class GameStore: Sendable {
     /// Games in the database.
     public var gamesStored: Int {
         writer.stored.load(ordering: .relaxed)
+    }
+
+    /// Whether the store is keeping games: false from a failure of the store as a whole (a batch lost, a
+    /// game dropped for a backlog) until a batch is committed again.
+    public var isHealthy: Bool {
+        writer.isHealthy
+    }
+
+    /// Sends every event from now on (failures, and recoveries from them) to `watcher` as well, on the
+    /// writer's thread or the one that recorded the game; it should return quickly. One watcher at a time:
+    /// the server that runs on the store.
+    public func watch(_ watcher: @escaping @Sendable (StorageEvent) -> Void) {
+        relay.watcher.withLock { $0 = watcher }
+    }
+}
+
+/// Hands the store's events to the failure callback it was opened with and to its watcher, which is set
+/// after the store is open (by the server it is given to).
+private final class EventRelay: Sendable {
+    let onFailure: @Sendable (StorageFailure) -> Void
+    let watcher = Mutex<(@Sendable (StorageEvent) -> Void)?>(nil)
+
+    init(onFailure: @escaping @Sendable (StorageFailure) -> Void) {
+        self.onFailure = onFailure
+    }
+
+    func deliver(_ event: StorageEvent) {
+        if case .failed(let failure) = event { onFailure(failure) }
+        watcher.withLock { $0 }?(event)
     }
 }

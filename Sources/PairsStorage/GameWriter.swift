@@ -39,7 +39,10 @@ final class GameWriter: Sendable {
     /// drains in place instead of waiting for itself.
     private let onQueue = DispatchSpecificKey<Bool>()
     private let backlog = Mutex(Backlog())
-    private let onFailure: @Sendable (StorageFailure) -> Void
+    private let report: @Sendable (StorageEvent) -> Void
+    /// The failures of the store as a whole (`StorageFailure.isStoreFailure`) since its last good commit,
+    /// and the games they lost; nil while it is healthy.
+    private let spell = Mutex<(failures: Int, gamesLost: Int)?>(nil)
     /// Failures so far, of every kind.
     let errors = Atomic<Int>(0)
     /// Games in the database.
@@ -49,12 +52,12 @@ final class GameWriter: Sendable {
 
     init(
         connection: LockedConnection, ladders: Ladders, stored: Int,
-        onFailure: @escaping @Sendable (StorageFailure) -> Void
+        report: @escaping @Sendable (StorageEvent) -> Void
     ) {
         self.connection = connection
         self.ladders = ladders
         self.stored = Atomic(stored)
-        self.onFailure = onFailure
+        self.report = report
         queue.setSpecific(key: onQueue, value: true)
     }
 
@@ -130,8 +133,16 @@ final class GameWriter: Sendable {
         } else {
             stored.add(committed, ordering: .relaxed)
             batches.add(1, ordering: .relaxed)
+            if let ended = spell.withLock({ spell in defer { spell = nil }; return spell }) {
+                report(.recovered(failures: ended.failures, gamesLost: ended.gamesLost))
+            }
             failures.forEach(fail)
         }
+    }
+
+    /// Whether the last batch was committed, and no game has been dropped for a full backlog since.
+    var isHealthy: Bool {
+        spell.withLock { $0 == nil }
     }
 
     /// Inserts one game with its players, and moves its ladder when it is rated.
@@ -185,6 +196,11 @@ final class GameWriter: Sendable {
 
     private func fail(_ failure: StorageFailure) {
         errors.add(1, ordering: .relaxed)
-        onFailure(failure)
+        if failure.isStoreFailure {
+            spell.withLock { spell in
+                spell = (failures: (spell?.failures ?? 0) + 1, gamesLost: (spell?.gamesLost ?? 0) + failure.gamesLost)
+            }
+        }
+        report(.failed(failure))
     }
 }

@@ -183,7 +183,20 @@ public struct ServerStatistics: Sendable, Hashable {
     public var gamesStored = 0
     /// Failures of the history's storage since the server started (a full disk...): games lost.
     public var storageErrors = 0
+    /// Whether the history's storage is keeping games now; nil from a server that does not say.
+    public var storage: StorageHealth?
     public var id: RequestID?
 
     public init() {}
+}
+
+/// Whether a server's history is keeping games, as `stats` says in `storage`.
+public enum StorageHealth: String, Sendable, Hashable, CaseIterable {
+    /// Games are being kept.
+    case ok
+    /// The last batch of games could not be written (a full or broken disk): games end, but are lost, until
+    /// a batch is written again.
+    case failing
+    /// The server keeps no history (`pairs serve --data none`).
+    case none
 }

@@ -79,7 +79,8 @@ enum ServeCommand {
             store = nil
         case .file(let path):
             do {
-                store = try GameStore(path: path) { failure in printError("pairs serve: \(failure)") }
+                // Its failures go to the server's log (`storage_failed`), where the operator looks.
+                store = try GameStore(path: path)
             } catch {
                 pidFile?.discard()
                 printError("pairs serve: \(error)")

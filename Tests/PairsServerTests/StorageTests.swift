@@ -206,6 +206,58 @@ struct StorageProcessTests {
         return page.games
     }
 
+    /// Plays one game between two unnamed players in `room`, on the server's default rules.
+    private func playAnonymousGame(port: Int, room: String) throws {
+        let first = try TestClient(port: port)
+        let second = try TestClient(port: port)
+        try first.join(room)
+        try second.join(room)
+        _ = try first.waitForState { $0.state.phase == .playing }
+        _ = try playToEnd([first, second])
+    }
+
+    /// What `stats` says of the store.
+    private func storageHealth(port: Int) throws -> StorageHealth? {
+        let client = try TestClient(port: port)
+        client.send(#"{"type":"stats"}"#)
+        guard case .stats(let stats) = try client.waitFor("stats", { if case .stats = $0 { true } else { false } }) else { return nil }
+        return stats.storage
+    }
+
+    /// Sets the file-size limit (`prlimit`'s `SOFT:HARD` or one value for both) of a running process.
+    private func setFileSizeLimit(of pid: pid_t, to limit: String) throws {
+        let prlimit = try Subprocess(URL(fileURLWithPath: "/usr/bin/prlimit"), ["--pid", "\(pid)", "--fsize=\(limit)"])
+        #expect(try prlimit.blockingWaitForExit(within: 10) == 0, "\(prlimit.errorText)")
+    }
+
+    /// Waits up to 20 s for `condition`.
+    private func waitFor(_ what: String, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(20)
+        while try !condition() {
+            guard Date() < deadline else { throw TestTimeout(what: what) }
+            usleep(20_000)
+        }
+    }
+
+    /// The JSON log's lines at `path`, as objects.
+    private func logLines(_ path: String) throws -> [[String: Any]] {
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    /// Waits up to 20 s for `count` lines of `event` in the JSON log at `path`.
+    private func waitForLogLines(_ path: String, event: String, count: Int) throws -> [[String: Any]] {
+        let deadline = Date().addingTimeInterval(20)
+        while true {
+            let lines = try logLines(path).filter { $0["event"] as? String == event }
+            if lines.count >= count { return lines }
+            guard Date() < deadline else { throw TestTimeout(what: "\(count) \(event) lines in the log") }
+            usleep(20_000)
+        }
+    }
+
     @Test("a game whose final state was sent 200 ms before the server is killed with SIGKILL is in the history after a restart")
     func sigkillLosesNothing() throws {
         let directory = try TemporaryDirectory()
@@ -260,6 +312,53 @@ struct StorageProcessTests {
         #expect(error.split(separator: "\n").count == 1, "\(error)")
         #expect(error.contains(directory.database), "\(error)")
         #expect(!error.contains("listening"))
+    }
+
+    @Test("a store that cannot write says so in the log file (a line per 10 s at most, with the games lost) and in stats; once it can again, storage_recovered, and games are kept")
+    func storageFailureIsLoggedAndRecovers() throws {
+        let directory = try TemporaryDirectory()
+        let logPath = directory.file("pairs.log")
+        // SIGXFSZ ignored (which `exec` keeps), so that a write past the file-size limit set below fails with
+        // EFBIG instead of killing the server.
+        let server = try PairsProcess(
+            ["-c", "trap '' XFSZ; exec \"$@\"", "sh", try Tools.pairs().path, "serve", "--host", "127.0.0.1", "--port", "0",
+             "--data", directory.database, "--log-file", logPath, "--log-format", "json", "--log-level", "warning",
+             "--pairs", "2", "--turn-seconds", "0", "--reveal-ms", "0"],
+            executable: URL(fileURLWithPath: "/bin/sh"))
+        defer { server.terminate() }
+        let line = try server.readLine(within: 10)
+        let port = try #require(line.split(separator: ":").last.flatMap { Int($0) }, "\(line)")
+        try playAnonymousGame(port: port, room: "kept")
+        #expect(try history(port: port).map(\.room) == ["kept"])
+        #expect(try storageHealth(port: port) == .ok)
+
+        // The disk fills: a file-size limit at the write-ahead log's size fails every write that would grow
+        // it with EFBIG, as a full disk fails them with ENOSPC, for the server alone and without privileges
+        // (a soft limit under an unlimited hard one, which any process may raise again).
+        let wal = try #require(try FileManager.default.attributesOfItem(atPath: directory.database + "-wal")[.size] as? Int)
+        try setFileSizeLimit(of: server.pid, to: "\(wal):unlimited")
+        let started = Date()
+        for index in 0..<5 { try playAnonymousGame(port: port, room: "lost\(index)") }
+        // A history query waits for every game that ended before it to be written or lost.
+        #expect(try history(port: port).map(\.room) == ["kept"])
+        let first = try #require(try waitForLogLines(logPath, event: "storage_failed", count: 1).first)
+        #expect((first["games_lost"] as? Int ?? 0) >= 1)
+        #expect((first["error"] as? String ?? "").contains("the batch failed"), "\(first)")
+        #expect(first["level"] as? String == "error")
+        try waitFor("stats to say the store is failing") { try storageHealth(port: port) == .failing }
+
+        // Space again: the next game is kept, and the log says the store recovered and what it lost.
+        try setFileSizeLimit(of: server.pid, to: "unlimited")
+        try playAnonymousGame(port: port, room: "after")
+        let recovered = try #require(try waitForLogLines(logPath, event: "storage_recovered", count: 1).first)
+        let failed = try logLines(logPath).filter { $0["event"] as? String == "storage_failed" }
+        #expect(recovered["games_lost"] as? Int == 5, "\(recovered)")
+        #expect(failed.reduce(0) { $0 + ($1["games_lost"] as? Int ?? 0) } == 5, "every game lost is in a storage_failed line: \(failed)")
+        // However many batches failed: one line at once, at most one per 10 s after it, and one for those
+        // still held when the store recovered.
+        #expect(failed.count <= 2 + Int(Date().timeIntervalSince(started) / 10), "\(failed)")
+        #expect(try storageHealth(port: port) == .ok)
+        #expect(try history(port: port).map(\.room) == ["after", "kept"])
     }
 
     @Test("a second pairs serve on another name of the running server's file is refused: a hard link, a symbolic link, a path through ..",
