@@ -775,6 +775,7 @@ public final class Server: @unchecked Sendable {
         stats.bytesOut = traffic.bytesOut
         stats.gamesStored = store?.gamesStored ?? 0
         stats.storageErrors = store?.storageErrors ?? 0
+        stats.gamesPruned = store?.gamesPruned ?? 0
         stats.storage = store.map { $0.isHealthy ? .ok : .failing } ?? StorageHealth.none
         return stats
     }

@@ -29,12 +29,14 @@ public final class GameStore: Sendable {
     private let relay: EventRelay
 
     /// Opens the database at `path`, creating it and its directories when missing, and migrates it to the
-    /// current schema. `onFailure` hears about every failure while running (on the writer's thread), as a
+    /// current schema. Games the `retention` policy no longer keeps are pruned from then on. `onFailure` hears about every failure while running (on the writer's thread), as a
     /// watcher does (`watch`); it should return quickly.
     ///
     /// Fails with a `StoreOpenError` whose description is the one line to print: another server has the
     /// file, it is not writable, damaged, not a Pairs database, or from a newer Pairs.
-    public init(path: String, onFailure: @escaping @Sendable (StorageFailure) -> Void = { _ in }) throws(StoreOpenError) {
+    public init(
+        path: String, retention: Retention = .keepingEverything, onFailure: @escaping @Sendable (StorageFailure) -> Void = { _ in }
+    ) throws(StoreOpenError) {
         self.path = path
         try StoreFiles.prepareDirectory(forDatabaseAt: path)
         try StoreFiles.prepareFile(at: path)
@@ -42,6 +44,7 @@ public final class GameStore: Sendable {
         let lock = try StoreLock(databasePath: path)
         let writing = try Self.connect(path, lock: lock)
         try Schema.migrate(writing, path: path, ladders: ladders)
+        try Schema.useIncrementalVacuum(writing, path: path)
         let stored: Int
         do throws(SQLiteError) {
             try Self.checkIntact(writing)
@@ -52,7 +55,8 @@ public final class GameStore: Sendable {
         requests = LockedConnection(try Self.connect(path, lock: lock))
         let relay = EventRelay(onFailure: onFailure)
         self.relay = relay
-        writer = GameWriter(connection: LockedConnection(writing), ladders: ladders, stored: stored, report: { relay.deliver($0) })
+        writer = GameWriter(connection: LockedConnection(writing), ladders: ladders, stored: stored, retention: retention,
+                            report: { relay.deliver($0) })
     }
 
     deinit {
@@ -111,6 +115,17 @@ public final class GameStore: Sendable {
     /// Games in the database.
     public var gamesStored: Int {
         writer.stored.load(ordering: .relaxed)
+    }
+
+    /// Games deleted by the retention policy since the store opened.
+    public var gamesPruned: Int {
+        writer.pruned.load(ordering: .relaxed)
+    }
+
+    /// Prunes what the retention policy no longer keeps at `now`, and returns when done: the store does so
+    /// by itself, a step every second; this is for tests.
+    func prune(now: WallClockTime = .now()) {
+        writer.pruneAll(now: now)
     }
 
     /// Whether the store is keeping games: false from a failure of the store as a whole (a batch lost, a

@@ -49,16 +49,39 @@ final class GameWriter: Sendable {
     let stored: Atomic<Int>
     /// Transactions committed, for tests that check games are batched.
     let batches = Atomic<Int>(0)
+    /// Games deleted by the retention policy since the store opened.
+    let pruned = Atomic<Int>(0)
+
+    /// How often the writer looks whether games are due to be pruned: often enough that the file never
+    /// runs far past its limit (a busy server ends about a thousand games a second, 1.1 MB), seldom
+    /// enough that looking costs nothing.
+    static let pruneIntervalMilliseconds: UInt64 = 1000
+    /// The pause between two steps of a long prune: new games' batches get the write lock between them.
+    static let pruneGapMilliseconds = 10
+
+    private struct Pruning {
+        var pruner: Pruner
+        /// `DispatchTime` of the last step, in nanoseconds.
+        var lastStep: UInt64 = 0
+        /// Whether a step is already scheduled on the queue.
+        var stepScheduled = false
+    }
+
+    /// Used only on `queue`.
+    private let pruning: Mutex<Pruning>
 
     init(
-        connection: LockedConnection, ladders: Ladders, stored: Int,
+        connection: LockedConnection, ladders: Ladders, stored: Int, retention: Retention,
         report: @escaping @Sendable (StorageEvent) -> Void
     ) {
         self.connection = connection
         self.ladders = ladders
         self.stored = Atomic(stored)
         self.report = report
+        pruning = Mutex(Pruning(pruner: Pruner(retention: retention), stepScheduled: true))
         queue.setSpecific(key: onQueue, value: true)
+        // What the policy no longer keeps goes first, off the thread that opened the store.
+        queue.async { [weak self] in self?.pruneStep() }
     }
 
     /// Queues `game` for the next batch and returns at once.
@@ -99,8 +122,59 @@ final class GameWriter: Sendable {
                 if backlog.games.isEmpty { backlog.drainScheduled = false }
                 return batch
             }
-            guard !batch.isEmpty else { return }
+            guard !batch.isEmpty else { return pruneIfDue() }
             commit(batch)
+        }
+    }
+
+    // MARK: Pruning
+
+    /// Takes a step of pruning when the last was `pruneIntervalMilliseconds` ago. Runs on `queue`, after
+    /// a drain: a server that ends no games has nothing new to prune.
+    private func pruneIfDue() {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let due = pruning.withLock { pruning in
+            !pruning.stepScheduled && now - pruning.lastStep >= Self.pruneIntervalMilliseconds * 1_000_000
+        }
+        if due { pruneStep() }
+    }
+
+    /// One step of the pruner; schedules the next at once when more is due. Runs on `queue`.
+    private func pruneStep(now: WallClockTime = .now()) {
+        var pruner = pruning.withLock { pruning in
+            pruning.stepScheduled = false
+            pruning.lastStep = DispatchTime.now().uptimeNanoseconds
+            return pruning.pruner
+        }
+        let outcome = connection.withConnection { connection -> Result<(pruned: Int, more: Bool), SQLiteError> in
+            do throws(SQLiteError) {
+                return .success(try pruner.step(on: connection, now: now))
+            } catch {
+                return .failure(error)
+            }
+        }
+        pruning.withLock { $0.pruner = pruner }
+        switch outcome {
+        case .success(let step):
+            pruned.add(step.pruned, ordering: .relaxed)
+            stored.subtract(step.pruned, ordering: .relaxed)
+            guard step.more else { return }
+            pruning.withLock { $0.stepScheduled = true }
+            queue.asyncAfter(deadline: .now() + .milliseconds(Self.pruneGapMilliseconds)) { [weak self] in self?.pruneStep() }
+        case .failure(let error):
+            fail(.pruneFailed(error))
+        }
+    }
+
+    /// Prunes everything the policy no longer keeps at `now`, step by step, and returns when done. For tests.
+    func pruneAll(now: WallClockTime) {
+        queue.sync {
+            var more = true
+            while more {
+                let before = pruned.load(ordering: .relaxed)
+                pruneStep(now: now)
+                more = pruning.withLock { $0.stepScheduled } && pruned.load(ordering: .relaxed) > before
+            }
         }
     }
 

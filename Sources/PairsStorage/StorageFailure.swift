@@ -9,13 +9,15 @@ public enum StorageFailure: Sendable, Hashable, CustomStringConvertible {
     case ladderNotUpdated(SQLiteError, game: GameID)
     /// `GameWriter.maxBacklog` games were already waiting for the disk: this one was dropped.
     case backlogFull(room: String)
+    /// Old games could not be pruned (`Retention`); the next step tries again.
+    case pruneFailed(SQLiteError)
 
     /// The games this failure lost: none when only a ladder was left alone, since the game itself is stored.
     public var gamesLost: Int {
         switch self {
         case .batchFailed(_, let games): games
         case .gameRefused, .backlogFull: 1
-        case .ladderNotUpdated: 0
+        case .ladderNotUpdated, .pruneFailed: 0
         }
     }
 
@@ -24,7 +26,7 @@ public enum StorageFailure: Sendable, Hashable, CustomStringConvertible {
     public var isStoreFailure: Bool {
         switch self {
         case .batchFailed, .backlogFull: true
-        case .gameRefused, .ladderNotUpdated: false
+        case .gameRefused, .ladderNotUpdated, .pruneFailed: false
         }
     }
 
@@ -35,6 +37,7 @@ public enum StorageFailure: Sendable, Hashable, CustomStringConvertible {
         case .gameRefused(let error, let room): "a game of room \(room) was refused: \(error)"
         case .ladderNotUpdated(let error, let game): "game \(game.rawValue) left its ladder alone: \(error)"
         case .backlogFull: "the writer is \(GameWriter.maxBacklog) games behind the disk"
+        case .pruneFailed(let error): "old games could not be pruned: \(error)"
         }
     }
 
@@ -44,6 +47,7 @@ public enum StorageFailure: Sendable, Hashable, CustomStringConvertible {
         case .gameRefused(let error, let room): "storage: a game of room \(room) was refused: \(error)"
         case .ladderNotUpdated(let error, let game): "storage: game \(game.rawValue) left its ladder alone: \(error)"
         case .backlogFull(let room): "storage: the writer is \(GameWriter.maxBacklog) games behind; a game of room \(room) was dropped"
+        case .pruneFailed(let error): "storage: old games could not be pruned: \(error)"
         }
     }
 }

@@ -183,6 +183,8 @@ public struct ServerStatistics: Sendable, Hashable {
     public var gamesStored = 0
     /// Failures of the history's storage since the server started (a full disk...): games lost.
     public var storageErrors = 0
+    /// Finished games deleted from the history by its retention policy since the server started.
+    public var gamesPruned = 0
     /// Whether the history's storage is keeping games now; nil from a server that does not say.
     public var storage: StorageHealth?
     public var id: RequestID?

@@ -89,6 +89,7 @@ public enum ServerMessageDecoder {
             // Servers that keep no history, or are older, say nothing of it.
             stats.gamesStored = try reader.optionalInteger("games_stored") ?? 0
             stats.storageErrors = try reader.optionalInteger("storage_errors") ?? 0
+            stats.gamesPruned = try reader.optionalInteger("games_pruned") ?? 0
             // A value this client does not know reads as not said.
             stats.storage = try reader.optionalString("storage").flatMap(StorageHealth.init(rawValue:))
             stats.id = reader.id()

@@ -99,6 +99,7 @@ public enum ServerMessageEncoder {
             w.key("uptime_s"); w.integer(stats.uptimeSeconds)
             w.key("games_stored"); w.integer(stats.gamesStored)
             w.key("storage_errors"); w.integer(stats.storageErrors)
+            w.key("games_pruned"); w.integer(stats.gamesPruned)
             if let storage = stats.storage { w.key("storage"); w.string(storage.rawValue) }
             writeID(stats.id, to: &w)
         case .left(let room, let id):

@@ -256,6 +256,7 @@ let otherFixtures: [MessageFixture] = {
             stats.uptimeSeconds = 10
             stats.gamesStored = 11
             stats.storageErrors = 12
+            stats.gamesPruned = 13
             stats.storage = .failing
             stats.id = .string("s")
             return stats
@@ -491,7 +492,8 @@ private func reference(_ message: ServerMessage) -> Ref {
                    "flips": .int(stats.flips), "messages_in": .int(stats.messagesIn),
                    "messages_out": .int(stats.messagesOut), "bytes_in": .int(stats.bytesIn),
                    "bytes_out": .int(stats.bytesOut), "uptime_s": .int(stats.uptimeSeconds),
-                   "games_stored": .int(stats.gamesStored), "storage_errors": .int(stats.storageErrors)]
+                   "games_stored": .int(stats.gamesStored), "storage_errors": .int(stats.storageErrors),
+                   "games_pruned": .int(stats.gamesPruned)]
         if let storage = stats.storage { members["storage"] = .string(storage.rawValue) }
         id = stats.id
     case .left(let room, let leftID):
