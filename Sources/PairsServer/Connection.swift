@@ -44,6 +44,11 @@ final class Connection: @unchecked Sendable {
     /// while a read's messages are handled, and answered.
     private(set) var dialect: Dialect
     var output = OutputQueue()
+    /// Output held back until the store has settled this ticket: the last state of a game that ended, and
+    /// everything after it, so that no client sees a game end before it is kept (`LobbyAction.record`).
+    var heldUntil: UInt64?
+    /// The bytes held, with how many messages each holds, in order.
+    var held: [(bytes: [UInt8], messages: Int)] = []
 
     /// The server's epoll set, once the connection is in it.
     private var poller: EventPoller?

@@ -119,6 +119,8 @@ public final class Server: @unchecked Sendable {
     private var storageAlarm = StorageAlarm()
     /// Whether a write of the store's held failures is scheduled.
     private var storageAlarmScheduled = false
+    /// Connections whose output is held until the store settles a game (`Connection.heldUntil`).
+    private var holding: [Connection] = []
 
     /// What the transport counts: what crossed the sockets.
     struct Traffic {
@@ -461,8 +463,8 @@ public final class Server: @unchecked Sendable {
                 deliver(ServerMessageEncoder.encode(.stats(completed(stats))), messages: 1, to: connection)
             case .log(let entry):
                 log.write(entry)
-            case .record(let game):
-                keep(game)
+            case .record(let game, let recipients):
+                keep(game, holding: recipients)
             case .query(let query, let request, let id):
                 answer(query, request: request, to: id)
             case .checkName(let lookup):
@@ -473,19 +475,53 @@ public final class Server: @unchecked Sendable {
 
     // MARK: The store
 
-    /// Hands a finished game to the store's writer, which commits it off this queue.
-    private func keep(_ game: FinishedGame) {
+    /// Hands a finished game to the store's writer, which commits it off this queue, and holds the output
+    /// of `recipients` (its last state first) until it is committed: a client that saw the game end finds it
+    /// in the store even if the server is killed the next moment. The writer commits every few
+    /// milliseconds, many games a transaction, so what waits is one batch.
+    private func keep(_ game: FinishedGame, holding recipients: [ConnectionID]) {
         guard let store else { return }
         let now = MonotonicClock.now()
         let wallNow = WallClock.now()
         let record = StoredGames.record(of: game) { moment in
             WallClockTime(unixMilliseconds: wallNow.unixMilliseconds - moment.milliseconds(until: now))
         }
+        let ticket: UInt64?
         do {
-            try store.record(record)
+            ticket = try store.record(record)
         } catch {
-            log.write(.error, .gameNotKept(room: game.room, error: "\(error)"))
+            return log.write(.error, .gameNotKept(room: game.room, error: "\(error)"))
         }
+        // Dropped for a full backlog: it will never be settled, so nothing waits for it.
+        guard let ticket else { return }
+        for id in recipients {
+            guard let connection = connections[id], connection.isOpen else { continue }
+            if connection.heldUntil == nil { holding.append(connection) }
+            connection.heldUntil = ticket
+        }
+    }
+
+    /// Sends what was held for games the store has now settled (committed, or lost to a failure it logs).
+    private func release(settledThrough ticket: UInt64) {
+        guard !holding.isEmpty else { return }
+        var stillHeld: [Connection] = []
+        for connection in holding {
+            guard let until = connection.heldUntil else { continue }
+            if until > ticket { stillHeld.append(connection); continue }
+            releaseHeld(connection)
+        }
+        holding = stillHeld
+        performLobbyActions()
+        finishFailures()
+    }
+
+    /// Sends what a connection has held, in order, and holds no more.
+    private func releaseHeld(_ connection: Connection) {
+        connection.heldUntil = nil
+        let held = connection.held
+        connection.held = []
+        guard connection.isOpen else { return }
+        for chunk in held { send(chunk.bytes, messages: chunk.messages, to: connection) }
     }
 
     /// A failure of the store, or its recovery, for the log (`StorageAlarm` decides which lines to write).
@@ -497,6 +533,8 @@ public final class Server: @unchecked Sendable {
             if let line = storageAlarm.failed(failure, at: now) { log.write(line.level, line.event) }
         case .recovered(let failures, let gamesLost):
             for line in storageAlarm.recovered(failures: failures, gamesLost: gamesLost, at: now) { log.write(line.level, line.event) }
+        case .settled(let ticket):
+            return release(settledThrough: ticket)
         }
         scheduleHeldStorageFailures()
     }
@@ -625,6 +663,7 @@ public final class Server: @unchecked Sendable {
     /// Queues bytes ready for the socket (lines, frames), within the output buffer's limit: a connection
     /// that does not read what it is sent is said goodbye to as too slow.
     func send(_ bytes: [UInt8], messages: Int, to connection: Connection) {
+        if connection.heldUntil != nil { return connection.held.append((bytes, messages)) }
         switch connection.write(bytes, limit: configuration.outputBufferLimitBytes) {
         case .accepted:
             traffic.messagesOut += messages
@@ -698,6 +737,17 @@ public final class Server: @unchecked Sendable {
     /// closing with unread input would send a reset, which can destroy the last words before they are read.
     func finish(_ connection: Connection, saying lastWords: [UInt8], discardingQueued: Bool, at now: Moment) {
         guard connection.isOpen else { return }
+        if connection.heldUntil != nil {
+            if discardingQueued {
+                connection.heldUntil = nil
+                connection.held = []
+            } else {
+                // What was held goes before the last words, and only once its game is kept: a goodbye is
+                // rare enough (a `quit`, a shutdown) to wait here for the writer's batch.
+                store?.flush()
+                releaseHeld(connection)
+            }
+        }
         if discardingQueued { connection.output.discardUnsent() }
         let deadline = now.adding(milliseconds: Self.goodbyeMilliseconds)
         connection.lifecycle = .flushing(deadline: deadline)

@@ -95,11 +95,14 @@ public final class GameStore: Sendable {
         }
     }
 
-    /// Hands a finished game to the writer and returns at once; it is committed within a few tens of
-    /// milliseconds. Fails only when the record contradicts itself; failures of the disk go to `onFailure`.
-    public func record(_ game: GameRecord) throws(GameRecordError) {
+    /// Hands a finished game to the writer and returns at once; it is committed within a few milliseconds.
+    /// Returns its ticket, which `StorageEvent.settled` names once the game is committed (or lost), or nil
+    /// when the writer is too far behind to take it. Fails only when the record contradicts itself;
+    /// failures of the disk go to `onFailure` and the watcher.
+    @discardableResult
+    public func record(_ game: GameRecord) throws(GameRecordError) -> UInt64? {
         try game.validate()
-        writer.submit(game)
+        return writer.submit(game)
     }
 
     /// Waits until every game handed to `record(_:)` so far is committed (or has failed). For shutting down.

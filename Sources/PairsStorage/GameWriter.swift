@@ -5,14 +5,13 @@ import Synchronization
 /// queue that runs the rooms never waits for the disk.
 ///
 /// The first game handed over starts a short batch window; when it closes, every game waiting is
-/// committed in one transaction (at most `maxBatch` per transaction). A game is thus on disk about
-/// `batchWindowMilliseconds` after it ended, plus the commit: well inside the 200 ms after which a game
-/// must survive the server being killed.
+/// committed in one transaction (at most `maxBatch` per transaction), and `StorageEvent.settled` says so.
+/// The server holds a game's last state until then, so the window is kept short.
 final class GameWriter: Sendable {
     /// How long the writer collects games before committing them: long enough that a busy server commits
-    /// dozens of games per transaction, short enough that a game is durable a few tens of milliseconds
-    /// after it ended.
-    static let batchWindowMilliseconds = 25
+    /// several games per transaction (and more while a commit runs), short enough that holding a game's
+    /// last state until it is committed is not felt.
+    static let batchWindowMilliseconds = 5
 
     /// The most games in one transaction, so one commit never holds the write lock (and the claims that
     /// wait for it) for long, even after a stall let games pile up.
@@ -25,6 +24,8 @@ final class GameWriter: Sendable {
 
     private struct Backlog {
         var games: [GameRecord] = []
+        /// The ticket of the last game appended: tickets count every game accepted, from 1.
+        var lastTicket: UInt64 = 0
         /// Whether a drain is due on the queue, which will pick up any game appended meanwhile.
         var drainScheduled = false
     }
@@ -84,22 +85,28 @@ final class GameWriter: Sendable {
         queue.async { [weak self] in self?.pruneStep() }
     }
 
-    /// Queues `game` for the next batch and returns at once.
-    func submit(_ game: GameRecord) {
-        let (accepted, startWindow) = backlog.withLock { backlog -> (Bool, Bool) in
-            guard backlog.games.count < Self.maxBacklog else { return (false, false) }
+    /// Queues `game` for the next batch and returns at once, with its ticket: `StorageEvent.settled`
+    /// says when it is committed (or lost). Nil when it was dropped for a full backlog.
+    func submit(_ game: GameRecord) -> UInt64? {
+        let (ticket, startWindow) = backlog.withLock { backlog -> (UInt64?, Bool) in
+            guard backlog.games.count < Self.maxBacklog else { return (nil, false) }
             backlog.games.append(game)
-            guard !backlog.drainScheduled else { return (true, false) }
+            backlog.lastTicket += 1
+            guard !backlog.drainScheduled else { return (backlog.lastTicket, false) }
             backlog.drainScheduled = true
-            return (true, true)
+            return (backlog.lastTicket, true)
         }
-        guard accepted else { return fail(.backlogFull(room: game.summary.room)) }
+        guard let ticket else {
+            fail(.backlogFull(room: game.summary.room))
+            return nil
+        }
         if startWindow {
             // Weak: a store let go of flushes itself, and then its connection closes at once.
             queue.asyncAfter(deadline: .now() + .milliseconds(Self.batchWindowMilliseconds)) { [weak self] in
                 self?.drain()
             }
         }
+        return ticket
     }
 
     /// Commits every game handed over so far, and returns when they are on disk (or have failed). Blocks:
@@ -115,15 +122,17 @@ final class GameWriter: Sendable {
     /// Commits batches until no game is waiting. Runs on `queue`.
     private func drain() {
         while true {
-            let batch = backlog.withLock { backlog -> [GameRecord] in
+            let (batch, lastTicket) = backlog.withLock { backlog -> ([GameRecord], UInt64) in
                 let count = min(backlog.games.count, Self.maxBatch)
                 let batch = Array(backlog.games.prefix(count))
                 backlog.games.removeFirst(count)
                 if backlog.games.isEmpty { backlog.drainScheduled = false }
-                return batch
+                // The games still waiting are the newest tickets; this batch ends just before them.
+                return (batch, backlog.lastTicket - UInt64(backlog.games.count))
             }
             guard !batch.isEmpty else { return pruneIfDue() }
             commit(batch)
+            report(.settled(through: lastTicket))
         }
     }
 

@@ -52,11 +52,14 @@ public enum StorageFailure: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// What the store tells its watcher while running: each failure, and the end of a spell of failures of the
-/// store as a whole.
+/// What the store tells its watcher while running: each batch settled, each failure, and the end of a spell
+/// of failures of the store as a whole.
 public enum StorageEvent: Sendable, Hashable {
     /// Something failed (`StorageFailure`).
     case failed(StorageFailure)
+    /// Every game up to the ticket `GameStore.record(_:)` returned is committed, or lost (a failure says
+    /// so): what waited for them may go on.
+    case settled(through: UInt64)
     /// A batch was committed again after the store had failed (`StorageFailure.isStoreFailure`): the
     /// failures of that spell and the games they lost.
     case recovered(failures: Int, gamesLost: Int)

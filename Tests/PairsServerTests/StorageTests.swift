@@ -4,8 +4,9 @@ import Glibc
 #endif
 import PairsRules
 @testable import PairsServer
-import PairsStorage
+@testable import PairsStorage
 import PairsTestSupport
+import Synchronization
 import PairsWire
 import Testing
 
@@ -272,6 +273,54 @@ struct StorageProcessTests {
         #expect(games.map(\.room) == ["killed"])
     }
 
+    @Test("every game a client saw end is in the store after pairs serve is killed with SIGKILL at a random moment under load, 20 times")
+    func sigkillUnderLoadLosesNoGameAClientSawEnd() throws {
+        let directory = try TemporaryDirectory()
+        let seen = SeenRooms()
+        for kill in 0..<20 {
+            let (server, port) = try PairsProcess.serve(
+                ["--data", directory.database, "--pairs", "2", "--turn-seconds", "0", "--reveal-ms", "0", "--rate-limit", "0"])
+            defer { server.terminate() }
+            let before = seen.count
+            let stop = StopFlag()
+            let players = DispatchGroup()
+            // Six games at once, each pair of clients playing game after game, a room each, until the kill.
+            for pair in 0..<6 {
+                players.enter()
+                Thread.detachNewThread {
+                    defer { players.leave() }
+                    var game = 0
+                    while !stop.isSet {
+                        let room = "k\(kill)p\(pair)g\(game)"
+                        guard let first = try? TestClient(port: port), let second = try? TestClient(port: port),
+                              (try? first.join(room)) != nil, (try? second.join(room)) != nil,
+                              (try? first.waitForState { $0.state.phase == .playing }) != nil,
+                              let final = try? playToEnd([first, second]), final.phase == .over else { return }
+                        seen.add(room)
+                        game += 1
+                    }
+                }
+            }
+            // Under load (games ending all the time), then at a random moment among their ends.
+            let deadline = Date().addingTimeInterval(30)
+            while seen.count < before + 5 {
+                try #require(Date() < deadline, "no games ended")
+                usleep(1_000)
+            }
+            usleep(useconds_t.random(in: 0...50_000))
+            server.send(SIGKILL)
+            #expect(server.waitForExit(within: 10) != nil)
+            stop.set()
+            #expect(players.wait(timeout: .now() + 30) == .success)
+        }
+        // What a restart finds: SQLite replays the write-ahead log as it opens the file.
+        let stored = Set(try SQLiteConnection(path: directory.database, mode: .readWrite, busyTimeoutMilliseconds: 1000)
+            .rows("SELECT room FROM games") { $0.text(at: 0) })
+        let missing = seen.all.filter { !stored.contains($0) }
+        #expect(seen.count >= 100)
+        #expect(missing.isEmpty, "\(missing.count) of \(seen.count) games seen to end are not in the store: \(missing.prefix(20))")
+    }
+
     @Test("a restart keeps the games, the claimed names and the ratings")
     func restartKeepsEverything() throws {
         let directory = try TemporaryDirectory()
@@ -393,4 +442,21 @@ struct StorageProcessTests {
         defer { reopened.terminate() }
         #expect(try history(port: reopenedPort).map(\.room) == ["still"])
     }
+}
+
+/// The rooms whose game a client saw end, from the threads that play them.
+private final class SeenRooms: Sendable {
+    private let rooms = Mutex<[String]>([])
+
+    func add(_ room: String) { rooms.withLock { $0.append(room) } }
+    var count: Int { rooms.withLock { $0.count } }
+    var all: [String] { rooms.withLock { $0 } }
+}
+
+/// Tells the threads playing games to stop.
+private final class StopFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+
+    func set() { flag.store(true, ordering: .relaxed) }
+    var isSet: Bool { flag.load(ordering: .relaxed) }
 }
