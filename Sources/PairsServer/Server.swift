@@ -72,6 +72,10 @@ public final class Server: @unchecked Sendable {
     /// in netcat who types nothing sees no pause. A first byte that cannot start a request line (every
     /// bot's `{`, every text command's lower-case letter) ends the wait at once.
     public static let welcomeWaitMilliseconds: Int64 = 100
+    /// The longest a game's last state is held for its game to be committed: the writer commits within a
+    /// few milliseconds, so only a disk that stalls (which the log reports) comes near it, and then the end
+    /// of every game must not freeze with it.
+    static let maxHoldMilliseconds: Int64 = 2000
 
     public let configuration: ServerConfiguration
     let queue = DispatchQueue(label: "pairs.server")
@@ -121,6 +125,8 @@ public final class Server: @unchecked Sendable {
     private var storageAlarmScheduled = false
     /// Connections whose output is held until the store settles a game (`Connection.heldUntil`).
     private var holding: [Connection] = []
+    /// Whether a check for holds past `maxHoldMilliseconds` is scheduled.
+    private var holdCheckScheduled = false
 
     /// What the transport counts: what crossed the sockets.
     struct Traffic {
@@ -496,8 +502,32 @@ public final class Server: @unchecked Sendable {
         guard let ticket else { return }
         for id in recipients {
             guard let connection = connections[id], connection.isOpen else { continue }
-            if connection.heldUntil == nil { holding.append(connection) }
+            if connection.heldUntil == nil {
+                holding.append(connection)
+                connection.heldSince = now
+            }
             connection.heldUntil = ticket
+        }
+        scheduleHoldCheck()
+    }
+
+    /// Releases, `maxHoldMilliseconds` after they began, the holds the store has not settled by then.
+    private func scheduleHoldCheck() {
+        guard !holdCheckScheduled, let oldest = holding.first else { return }
+        holdCheckScheduled = true
+        let wait = max(0, Self.maxHoldMilliseconds - oldest.heldSince.milliseconds(until: MonotonicClock.now()))
+        queue.asyncAfter(deadline: .now() + .milliseconds(Int(wait))) { [weak self] in
+            guard let self else { return }
+            holdCheckScheduled = false
+            let now = MonotonicClock.now()
+            let overdue = holding.filter { $0.heldSince.milliseconds(until: now) >= Self.maxHoldMilliseconds }
+            guard !overdue.isEmpty else { return scheduleHoldCheck() }
+            holding.removeAll { $0.heldSince.milliseconds(until: now) >= Self.maxHoldMilliseconds }
+            overdue.forEach(releaseHeld)
+            performLobbyActions()
+            finishFailures()
+            armLobbyTimer()
+            scheduleHoldCheck()
         }
     }
 
@@ -513,6 +543,7 @@ public final class Server: @unchecked Sendable {
         holding = stillHeld
         performLobbyActions()
         finishFailures()
+        armLobbyTimer()
     }
 
     /// Sends what a connection has held, in order, and holds no more.

@@ -128,6 +128,26 @@ struct StorageTests {
         withExtendedLifetime(players) {}
     }
 
+    @Test("a game's last state waits for its commit at most a bounded time: with the store's write lock held elsewhere, over still arrives, and the game is kept once the lock goes")
+    func stalledStoreDoesNotFreezeTheEndOfGames() throws {
+        let directory = try TemporaryDirectory()
+        let server = try keepingServer(at: directory.database)
+        defer { server.stop() }
+        let (first, second) = try seatedPair(on: server, room: "stalled")
+        // Another program holds the write lock: the writer waits for it (up to its busy timeout, 5 s).
+        let blocker = try SQLiteConnection(path: directory.database, mode: .readWrite, busyTimeoutMilliseconds: 1000)
+        try blocker.execute("BEGIN IMMEDIATE")
+        let final = try playToEnd([first, second])
+        #expect(final.phase == .over)
+        #expect(server.statistics().gamesStored == 0, "over arrived before the game was committed, as it must when the disk stalls")
+        try blocker.execute("COMMIT")
+        let looker = try TestClient(port: server.port)
+        guard case .history(let page)? = try looker.ask(#"{"type":"history"}"#, type: "history").first else {
+            Issue.record("no history"); return
+        }
+        #expect(page.games.map(\.room) == ["stalled"])
+    }
+
     @Test("nothing of a game in progress can be read: it is in no history, and no replay has it")
     func gameInProgressIsNotReadable() throws {
         let directory = try TemporaryDirectory()
