@@ -532,7 +532,7 @@ public final class Server: @unchecked Sendable {
     }
 
     /// Sends what was held for games the store has now settled (committed, or lost to a failure it logs).
-    private func release(settledThrough ticket: UInt64) {
+    private func releaseHolds(settledThrough ticket: UInt64) {
         guard !holding.isEmpty else { return }
         var stillHeld: [Connection] = []
         for connection in holding {
@@ -565,7 +565,7 @@ public final class Server: @unchecked Sendable {
         case .recovered(let failures, let gamesLost):
             for line in storageAlarm.recovered(failures: failures, gamesLost: gamesLost, at: now) { log.write(line.level, line.event) }
         case .settled(let ticket):
-            return release(settledThrough: ticket)
+            return releaseHolds(settledThrough: ticket)
         }
         scheduleHeldStorageFailures()
     }

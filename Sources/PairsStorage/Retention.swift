@@ -64,7 +64,9 @@ struct Pruner {
     /// One step at `now`: deletes at most `gamesPerStep` games in one transaction and gives their pages back
     /// to the file system. Returns how many it deleted, and whether another step is due at once.
     mutating func step(on connection: SQLiteConnection, now: WallClockTime) throws(SQLiteError) -> (pruned: Int, more: Bool) {
-        try connection.transaction { () throws(SQLiteError) -> (pruned: Int, more: Bool) in
+        // Keeping everything: not even the write lock is taken.
+        guard retention != .keepingEverything else { return (0, false) }
+        return try connection.transaction { () throws(SQLiteError) -> (pruned: Int, more: Bool) in
             var pruned = 0
             var more = false
             if let days = retention.anonymousDays {
