@@ -293,11 +293,11 @@ struct StorageProcessTests {
         #expect(games.map(\.room) == ["killed"])
     }
 
-    @Test("every game a client saw end is in the store after pairs serve is killed with SIGKILL at a random moment under load, 20 times")
+    @Test("every game a client saw end is in the store after pairs serve is killed with SIGKILL at a random moment under load, 50 times")
     func sigkillUnderLoadLosesNoGameAClientSawEnd() throws {
         let directory = try TemporaryDirectory()
         let seen = SeenRooms()
-        for kill in 0..<20 {
+        for kill in 0..<50 {
             let (server, port) = try PairsProcess.serve(
                 ["--data", directory.database, "--pairs", "2", "--turn-seconds", "0", "--reveal-ms", "0", "--rate-limit", "0"])
             defer { server.terminate() }
