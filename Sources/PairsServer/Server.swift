@@ -777,6 +777,8 @@ public final class Server: @unchecked Sendable {
                 // rare enough (a `quit`, a shutdown) to wait here for the writer's batch.
                 store?.flush()
                 releaseHeld(connection)
+                // Too much to queue: the release said goodbye to it already, as too slow.
+                guard connection.isOpen else { return }
             }
         }
         if discardingQueued { connection.output.discardUnsent() }
