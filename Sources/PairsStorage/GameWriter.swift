@@ -44,6 +44,9 @@ final class GameWriter: Sendable {
     /// The failures of the store as a whole (`StorageFailure.isStoreFailure`) since its last good commit,
     /// and the games they lost; nil while it is healthy.
     private let spell = Mutex<(failures: Int, gamesLost: Int)?>(nil)
+    /// Whether `spell` is not nil, readable without its lock (by `stats`, on the server's queue), and
+    /// changed only under it.
+    private let failing = Atomic<Bool>(false)
     /// Failures so far, of every kind.
     let errors = Atomic<Int>(0)
     /// Games in the database.
@@ -216,7 +219,11 @@ final class GameWriter: Sendable {
         } else {
             stored.add(committed, ordering: .relaxed)
             batches.add(1, ordering: .relaxed)
-            if let ended = spell.withLock({ spell in defer { spell = nil }; return spell }) {
+            // Read first without the lock: a healthy store's commits touch nothing another thread reads.
+            if failing.load(ordering: .relaxed), let ended = spell.withLock({ spell -> (failures: Int, gamesLost: Int)? in
+                defer { spell = nil; failing.store(false, ordering: .relaxed) }
+                return spell
+            }) {
                 report(.recovered(failures: ended.failures, gamesLost: ended.gamesLost))
             }
             failures.forEach(fail)
@@ -225,7 +232,7 @@ final class GameWriter: Sendable {
 
     /// Whether the last batch was committed, and no game has been dropped for a full backlog since.
     var isHealthy: Bool {
-        spell.withLock { $0 == nil }
+        !failing.load(ordering: .relaxed)
     }
 
     /// Inserts one game with its players, and moves its ladder when it is rated.
@@ -282,6 +289,7 @@ final class GameWriter: Sendable {
         if failure.isStoreFailure {
             spell.withLock { spell in
                 spell = (failures: (spell?.failures ?? 0) + 1, gamesLost: (spell?.gamesLost ?? 0) + failure.gamesLost)
+                failing.store(true, ordering: .relaxed)
             }
         }
         report(.failed(failure))
