@@ -72,9 +72,12 @@ final class StoreLock: Sendable {
     }
 
     deinit {
+        // Forgotten before the descriptor closes: once it has, a file deleted meanwhile frees its inode, whose
+        // number a new file may get at once, and must not find it held. (SQLite's connections are closed by
+        // now, so a store of this process that finds the file still locked may close its own descriptor.)
+        let parked = Self.held.withLock { $0.removeValue(forKey: identity) } ?? []
         // Closing the descriptor releases the lock.
         close(descriptor)
-        let parked = Self.held.withLock { $0.removeValue(forKey: identity) } ?? []
         for fd in parked { close(fd) }
     }
 
