@@ -23,11 +23,15 @@ extension Lobby {
         guard !states.isEmpty else { return settle(room, at: now) }
         let bytes = ServerMessageEncoder.encode(
             states: states, room: room.name, spectators: room.spectators.count, rules: room.rules, id: id)
+        // A game that ends is handed to the store before its last state goes out, so that the transport can
+        // hold that state back until the game is kept (`LobbyAction.record`).
+        if configuration.keepsGames {
+            for index in states.indices { keep(states[index], of: room, at: now) }
+        }
         room.forEachRecipient(first: requester.flatMap { room.hasMember($0) ? $0.id : nil }) {
             append(.send(bytes, messages: states.count, to: $0))
         }
         for index in states.indices {
-            if configuration.keepsGames { keep(states[index], of: room, at: now) }
             switch states[index].event {
             case .leave(let seat):
                 // The seat is free: its token dies, and its connection (if it is still there) is no longer
@@ -64,8 +68,11 @@ extension Lobby {
         }
         guard state.event.endsGame, let log = room.log, let outcome = state.outcome, let end = GameEnd(state.event) else { return }
         room.log = nil
+        var recipients: [ConnectionID] = []
+        room.forEachRecipient { recipients.append($0) }
         append(.record(FinishedGame(room: room.name, rules: room.rules, players: finishedPlayers(state, of: room), outcome: outcome, end: end,
-                                    started: log.started, ended: now, deal: room.match.deal, moves: log.moves)))
+                                    started: log.started, ended: now, deal: room.match.deal, moves: log.moves),
+                       holding: recipients))
     }
 
     /// Removes the room when nobody is left, else keeps its deadline and quick-match entry current.

@@ -16,8 +16,10 @@ public enum LobbyAction: Sendable {
     indirect case sendStatistics(ServerStatistics, to: ConnectionID)
     /// A line for the operator's log.
     indirect case log(LogEntry)
-    /// Keep a game that has just ended.
-    indirect case record(FinishedGame)
+    /// Keep a game that has just ended. What follows for the connections `holding` (the room's members,
+    /// its last state first) waits until the game is kept, so that a client never sees a game end that a
+    /// crash could then lose. The transport holds; the lobby only says whose output.
+    indirect case record(FinishedGame, holding: [ConnectionID])
     /// Ask the store `query` and send its answer, as a reply to `request`, to a connection.
     indirect case query(StorageQuery, request: RequestID?, to: ConnectionID)
     /// Look a name up among the claimed ones (after a delay), and tell the lobby (`nameChecked`).

@@ -48,6 +48,13 @@ final class Connection: @unchecked Sendable {
     /// may be gone by then). Kept here rather than in `framing`, which a read is mutating when a message's
     /// answer can close the connection.
     var webSocketHost: String?
+    /// Output held back until the store has settled this ticket: the last state of a game that ended, and
+    /// everything after it, so that no client sees a game end before it is kept (`LobbyAction.record`).
+    var heldUntil: UInt64?
+    /// When the output began to be held, for `Server.maxHoldMilliseconds`.
+    var heldSince = Moment(milliseconds: 0)
+    /// The bytes held, with how many messages each holds, in order.
+    var held: [(bytes: [UInt8], messages: Int)] = []
 
     /// The server's epoll set, once the connection is in it.
     private var poller: EventPoller?

@@ -72,6 +72,10 @@ public final class Server: @unchecked Sendable {
     /// in netcat who types nothing sees no pause. A first byte that cannot start a request line (every
     /// bot's `{`, every text command's lower-case letter) ends the wait at once.
     public static let welcomeWaitMilliseconds: Int64 = 100
+    /// The longest a game's last state is held for its game to be committed: the writer commits within a
+    /// few milliseconds, so only a disk that stalls (which the log reports) comes near it, and then the end
+    /// of every game must not freeze with it.
+    static let maxHoldMilliseconds: Int64 = 2000
 
     public let configuration: ServerConfiguration
     let queue = DispatchQueue(label: "pairs.server")
@@ -128,6 +132,14 @@ public final class Server: @unchecked Sendable {
     var traffic = Traffic()
     private var lastFullWarning = Moment(milliseconds: .min / 2)
     private var isShuttingDown = false
+    /// What the log says of the store's failures, rate-limited.
+    private var storageAlarm = StorageAlarm()
+    /// Whether a write of the store's held failures is scheduled.
+    private var storageAlarmScheduled = false
+    /// Connections whose output is held until the store settles a game (`Connection.heldUntil`).
+    private var holding: [Connection] = []
+    /// Whether a check for holds past `maxHoldMilliseconds` is scheduled.
+    private var holdCheckScheduled = false
 
     /// What the transport counts: what crossed the sockets.
     struct Traffic {
@@ -172,6 +184,10 @@ public final class Server: @unchecked Sendable {
         lobbyConfiguration.keepsGames = store != nil
         self.lobby = Lobby(configuration: lobbyConfiguration, serverName: "pairs \(version)", startedAt: MonotonicClock.now())
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
+        store?.watch { [weak self] event in
+            guard let self else { return }
+            queue.async { self.storageReported(event) }
+        }
     }
 
     deinit {
@@ -499,8 +515,8 @@ public final class Server: @unchecked Sendable {
                 deliver(ServerMessageEncoder.encode(.stats(completed(stats))), messages: 1, to: connection)
             case .log(let entry):
                 log.write(entry)
-            case .record(let game):
-                keep(game)
+            case .record(let game, let recipients):
+                keep(game, holding: recipients)
             case .query(let query, let request, let id):
                 answer(query, request: request, to: id)
             case .checkName(let lookup):
@@ -511,18 +527,105 @@ public final class Server: @unchecked Sendable {
 
     // MARK: The store
 
-    /// Hands a finished game to the store's writer, which commits it off this queue.
-    private func keep(_ game: FinishedGame) {
+    /// Hands a finished game to the store's writer, which commits it off this queue, and holds the output
+    /// of `recipients` (its last state first) until it is committed: a client that saw the game end finds it
+    /// in the store even if the server is killed the next moment. The writer commits every few
+    /// milliseconds, many games a transaction, so what waits is one batch.
+    private func keep(_ game: FinishedGame, holding recipients: [ConnectionID]) {
         guard let store else { return }
         let now = MonotonicClock.now()
         let wallNow = WallClock.now()
         let record = StoredGames.record(of: game) { moment in
             WallClockTime(unixMilliseconds: wallNow.unixMilliseconds - moment.milliseconds(until: now))
         }
+        let ticket: UInt64?
         do {
-            try store.record(record)
+            ticket = try store.record(record)
         } catch {
-            log.write(.error, .gameNotKept(room: game.room, error: "\(error)"))
+            return log.write(.error, .gameNotKept(room: game.room, error: "\(error)"))
+        }
+        // Dropped for a full backlog: it will never be settled, so nothing waits for it.
+        guard let ticket else { return }
+        for id in recipients {
+            guard let connection = connections[id], connection.isOpen else { continue }
+            if connection.heldUntil == nil {
+                holding.append(connection)
+                connection.heldSince = now
+            }
+            connection.heldUntil = ticket
+        }
+        scheduleHoldCheck()
+    }
+
+    /// Releases, `maxHoldMilliseconds` after they began, the holds the store has not settled by then.
+    private func scheduleHoldCheck() {
+        guard !holdCheckScheduled, let oldest = holding.first else { return }
+        holdCheckScheduled = true
+        let wait = max(0, Self.maxHoldMilliseconds - oldest.heldSince.milliseconds(until: MonotonicClock.now()))
+        queue.asyncAfter(deadline: .now() + .milliseconds(Int(wait))) { [weak self] in
+            guard let self else { return }
+            holdCheckScheduled = false
+            let now = MonotonicClock.now()
+            let overdue = holding.filter { $0.heldSince.milliseconds(until: now) >= Self.maxHoldMilliseconds }
+            guard !overdue.isEmpty else { return scheduleHoldCheck() }
+            holding.removeAll { $0.heldSince.milliseconds(until: now) >= Self.maxHoldMilliseconds }
+            overdue.forEach(releaseHeld)
+            performLobbyActions()
+            finishFailures()
+            armLobbyTimer()
+            scheduleHoldCheck()
+        }
+    }
+
+    /// Sends what was held for games the store has now settled (committed, or lost to a failure it logs).
+    private func releaseHolds(settledThrough ticket: UInt64) {
+        guard !holding.isEmpty else { return }
+        var stillHeld: [Connection] = []
+        for connection in holding {
+            guard let until = connection.heldUntil else { continue }
+            if until > ticket { stillHeld.append(connection); continue }
+            releaseHeld(connection)
+        }
+        holding = stillHeld
+        performLobbyActions()
+        finishFailures()
+        armLobbyTimer()
+    }
+
+    /// Sends what a connection has held, in order, and holds no more.
+    private func releaseHeld(_ connection: Connection) {
+        connection.heldUntil = nil
+        let held = connection.held
+        connection.held = []
+        guard connection.isOpen else { return }
+        for chunk in held { send(chunk.bytes, messages: chunk.messages, to: connection) }
+    }
+
+    /// A failure of the store, or its recovery, for the log (`StorageAlarm` decides which lines to write).
+    private func storageReported(_ event: StorageEvent) {
+        assertOnQueue()
+        let now = MonotonicClock.now()
+        switch event {
+        case .failed(let failure):
+            if let line = storageAlarm.failed(failure, at: now) { log.write(line.level, line.event) }
+        case .recovered(let failures, let gamesLost):
+            for line in storageAlarm.recovered(failures: failures, gamesLost: gamesLost, at: now) { log.write(line.level, line.event) }
+        case .settled(let ticket):
+            return releaseHolds(settledThrough: ticket)
+        }
+        scheduleHeldStorageFailures()
+    }
+
+    /// Writes the failures the alarm holds back once they are due, even if no other failure comes.
+    private func scheduleHeldStorageFailures() {
+        guard !storageAlarmScheduled, let deadline = storageAlarm.heldDeadline else { return }
+        storageAlarmScheduled = true
+        let wait = max(0, MonotonicClock.now().milliseconds(until: deadline))
+        queue.asyncAfter(deadline: .now() + .milliseconds(Int(wait))) { [weak self] in
+            guard let self else { return }
+            storageAlarmScheduled = false
+            if let line = storageAlarm.heldLine(at: MonotonicClock.now()) { log.write(line.level, line.event) }
+            scheduleHeldStorageFailures()
         }
     }
 
@@ -739,6 +842,7 @@ public final class Server: @unchecked Sendable {
     /// Queues bytes ready for the socket (lines, frames), within the output buffer's limit: a connection
     /// that does not read what it is sent is said goodbye to as too slow.
     func send(_ bytes: [UInt8], messages: Int, to connection: Connection) {
+        if connection.heldUntil != nil { return connection.held.append((bytes, messages)) }
         switch connection.write(bytes, limit: configuration.outputBufferLimitBytes) {
         case .accepted:
             traffic.messagesOut += messages
@@ -813,6 +917,19 @@ public final class Server: @unchecked Sendable {
     /// closing with unread input would send a reset, which can destroy the last words before they are read.
     func finish(_ connection: Connection, saying lastWords: [UInt8], discardingQueued: Bool, at now: Moment) {
         guard connection.isOpen else { return }
+        if connection.heldUntil != nil {
+            if discardingQueued {
+                connection.heldUntil = nil
+                connection.held = []
+            } else {
+                // What was held goes before the last words, and only once its game is kept: a goodbye is
+                // rare enough (a `quit`, a shutdown) to wait here for the writer's batch.
+                store?.flush()
+                releaseHeld(connection)
+                // Too much to queue: the release said goodbye to it already, as too slow.
+                guard connection.isOpen else { return }
+            }
+        }
         if discardingQueued { connection.output.discardUnsent() }
         let deadline = now.adding(milliseconds: Self.goodbyeMilliseconds)
         connection.lifecycle = .flushing(deadline: deadline)
@@ -913,9 +1030,10 @@ public final class Server: @unchecked Sendable {
         stats.bytesOut = traffic.bytesOut
         stats.gamesStored = store?.gamesStored ?? 0
         stats.storageErrors = store?.storageErrors ?? 0
-        stats.storageEnabled = store != nil
         stats.latency = traffic.latency
         stats.errors.merge(traffic.errors, uniquingKeysWith: +)
+        stats.gamesPruned = store?.gamesPruned ?? 0
+        stats.storage = store.map { $0.isHealthy ? .ok : .failing } ?? StorageHealth.none
         return stats
     }
 

@@ -16,6 +16,11 @@ enum ServerEvent: Hashable {
     case http(ConnectionID, peer: String, request: LoggedRequest, status: Int)
     /// A finished game could not be handed to the store.
     case gameNotKept(room: String, error: String)
+    /// The store lost games: `failures` failures since the last such line (at most one per
+    /// `StorageAlarm.intervalMilliseconds`), the games they lost, and the last one's error.
+    case storageFailed(failures: Int, gamesLost: Int, error: String)
+    /// The store wrote games again after a spell of failures, which lasted `seconds` and lost `gamesLost`.
+    case storageRecovered(failures: Int, gamesLost: Int, seconds: Double)
     /// The last summary interval under load (`LogSummary`).
     case summary(LogSummary.Report)
     /// A shutdown began: what it cuts.
@@ -47,6 +52,8 @@ enum ServerEvent: Hashable {
         case .unwatchable: "accept_failed"
         case .http: "http"
         case .gameNotKept: "game_not_kept"
+        case .storageFailed: "storage_failed"
+        case .storageRecovered: "storage_recovered"
         case .summary: "summary"
         case .shuttingDown: "shutdown"
         case .stopped: "stopped"
@@ -75,6 +82,11 @@ enum ServerEvent: Hashable {
             }
         case .gameNotKept(let room, let error):
             [LogField("room", .text(room)), LogField("error", .text(error))]
+        case .storageFailed(let failures, let gamesLost, let error):
+            [LogField("failures", .integer(failures)), LogField("games_lost", .integer(gamesLost)), LogField("error", .text(error))]
+        case .storageRecovered(let failures, let gamesLost, let seconds):
+            [LogField("failures", .integer(failures)), LogField("games_lost", .integer(gamesLost)),
+             LogField("seconds", .decimal(seconds))]
         case .summary(let report):
             [LogField("connections", .integer(report.connections)), LogField("rooms", .integer(report.rooms)),
              LogField("games_active", .integer(report.gamesActive)), LogField("games_finished", .integer(report.gamesFinished)),

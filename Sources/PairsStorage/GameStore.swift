@@ -1,4 +1,5 @@
 import CSQLite
+import Synchronization
 
 /// What outlives the server, in one SQLite file: finished games (history and replays), claimed names,
 /// and the ladders.
@@ -8,7 +9,8 @@ import CSQLite
 /// claims block their caller for as long as SQLite (and, for claims, the deliberately slow password hash)
 /// takes: call them off any queue that must stay responsive, such as the one that runs the rooms.
 ///
-/// The file is locked for the life of the store, so a second server on it fails at start. Letting go of
+/// The file is locked for the life of the store, under whatever name it is reached by (`StoreLock`), so a
+/// second server on it fails at start. Letting go of
 /// the store commits what is waiting and closes the file; a process that exits without doing so should
 /// call `flush()` first.
 public final class GameStore: Sendable {
@@ -18,7 +20,6 @@ public final class GameStore: Sendable {
     /// shell's write) before failing: far longer than any batch of ours takes.
     static let busyTimeoutMilliseconds: Int32 = 5_000
 
-    private let lock: StoreLock
     let writer: GameWriter
     /// The connection for queries.
     let requests: LockedConnection
@@ -29,19 +30,26 @@ public final class GameStore: Sendable {
     /// Every claimed name, in memory, so that name checks never wait for the disk.
     let claimedNames: ClaimedNames
 
+    /// Where the store's events go: `onFailure`, and the watcher a server sets (`watch`).
+    private let relay: EventRelay
+
     /// Opens the database at `path`, creating it and its directories when missing, and migrates it to the
-    /// current schema. `onFailure` hears about every failure while running (on the writer's thread); it
-    /// should log and return quickly.
+    /// current schema. Games the `retention` policy no longer keeps are pruned from then on. `onFailure` hears about every failure while running (on the writer's thread), as a
+    /// watcher does (`watch`); it should return quickly.
     ///
     /// Fails with a `StoreOpenError` whose description is the one line to print: another server has the
     /// file, it is not writable, damaged, not a Pairs database, or from a newer Pairs.
-    public init(path: String, onFailure: @escaping @Sendable (StorageFailure) -> Void) throws(StoreOpenError) {
+    public init(
+        path: String, retention: Retention = .keepingEverything, onFailure: @escaping @Sendable (StorageFailure) -> Void = { _ in }
+    ) throws(StoreOpenError) {
         self.path = path
         try StoreFiles.prepareDirectory(forDatabaseAt: path)
-        lock = try StoreLock(databasePath: path)
         try StoreFiles.prepareFile(at: path)
-        let writing = try Self.connect(path)
+        // Held by the connections rather than by the store, so it is let go of after both have closed.
+        let lock = try StoreLock(databasePath: path)
+        let writing = try Self.connect(path, lock: lock)
         try Schema.migrate(writing, path: path, ladders: ladders)
+        try Schema.useIncrementalVacuum(writing, path: path)
         let stored: Int
         do throws(SQLiteError) {
             try Self.checkIntact(writing)
@@ -50,9 +58,12 @@ public final class GameStore: Sendable {
         } catch {
             throw StoreOpenError(error, path: path)
         }
-        requests = LockedConnection(try Self.connect(path))
-        claims = LockedConnection(try Self.connect(path))
-        writer = GameWriter(connection: LockedConnection(writing), ladders: ladders, stored: stored, onFailure: onFailure)
+        requests = LockedConnection(try Self.connect(path, lock: lock))
+        claims = LockedConnection(try Self.connect(path, lock: lock))
+        let relay = EventRelay(onFailure: onFailure)
+        self.relay = relay
+        writer = GameWriter(connection: LockedConnection(writing), ladders: ladders, stored: stored, retention: retention,
+                            report: { relay.deliver($0) })
     }
 
     deinit {
@@ -68,9 +79,10 @@ public final class GameStore: Sendable {
     }
 
     /// A connection to `path` set up as every connection of the store is.
-    private static func connect(_ path: String) throws(StoreOpenError) -> SQLiteConnection {
+    private static func connect(_ path: String, lock: StoreLock) throws(StoreOpenError) -> SQLiteConnection {
         do throws(SQLiteError) {
-            let connection = try SQLiteConnection(path: path, mode: .readWrite, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            let connection = try SQLiteConnection(
+                path: path, mode: .readWrite, busyTimeoutMilliseconds: busyTimeoutMilliseconds, keptOpenWith: lock)
             // SQLite opens a write-protected file read-only rather than failing.
             guard !connection.isReadOnly else {
                 throw SQLiteError(result: SQLITE_READONLY, message: "the file is write-protected")
@@ -90,11 +102,14 @@ public final class GameStore: Sendable {
         }
     }
 
-    /// Hands a finished game to the writer and returns at once; it is committed within a few tens of
-    /// milliseconds. Fails only when the record contradicts itself; failures of the disk go to `onFailure`.
-    public func record(_ game: GameRecord) throws(GameRecordError) {
+    /// Hands a finished game to the writer and returns at once; it is committed within a few milliseconds.
+    /// Returns its ticket, which `StorageEvent.settled` names once the game is committed (or lost), or nil
+    /// when the writer is too far behind to take it. Fails only when the record contradicts itself;
+    /// failures of the disk go to `onFailure` and the watcher.
+    @discardableResult
+    public func record(_ game: GameRecord) throws(GameRecordError) -> UInt64? {
         try game.validate()
-        writer.submit(game)
+        return writer.submit(game)
     }
 
     /// Waits until every game handed to `record(_:)` so far is committed (or has failed). For shutting down.
@@ -110,5 +125,45 @@ public final class GameStore: Sendable {
     /// Games in the database.
     public var gamesStored: Int {
         writer.stored.load(ordering: .relaxed)
+    }
+
+    /// Games deleted by the retention policy since the store opened.
+    public var gamesPruned: Int {
+        writer.pruned.load(ordering: .relaxed)
+    }
+
+    /// Prunes what the retention policy no longer keeps at `now`, and returns when done: the store does so
+    /// by itself, a step every second; this is for tests.
+    func prune(now: WallClockTime = .now()) {
+        writer.pruneAll(now: now)
+    }
+
+    /// Whether the store is keeping games: false from a failure of the store as a whole (a batch lost, a
+    /// game dropped for a backlog) until a batch is committed again.
+    public var isHealthy: Bool {
+        writer.isHealthy
+    }
+
+    /// Sends every event from now on (failures, and recoveries from them) to `watcher` as well, on the
+    /// writer's thread or the one that recorded the game; it should return quickly. One watcher at a time:
+    /// the server that runs on the store.
+    public func watch(_ watcher: @escaping @Sendable (StorageEvent) -> Void) {
+        relay.watcher.withLock { $0 = watcher }
+    }
+}
+
+/// Hands the store's events to the failure callback it was opened with and to its watcher, which is set
+/// after the store is open (by the server it is given to).
+private final class EventRelay: Sendable {
+    let onFailure: @Sendable (StorageFailure) -> Void
+    let watcher = Mutex<(@Sendable (StorageEvent) -> Void)?>(nil)
+
+    init(onFailure: @escaping @Sendable (StorageFailure) -> Void) {
+        self.onFailure = onFailure
+    }
+
+    func deliver(_ event: StorageEvent) {
+        if case .failed(let failure) = event { onFailure(failure) }
+        watcher.withLock { $0 }?(event)
     }
 }

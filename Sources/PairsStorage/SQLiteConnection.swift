@@ -34,12 +34,15 @@ final class SQLiteConnection {
     private let handle: OpaquePointer
     /// Statements prepared once and run many times, by their SQL text.
     private var cache: [String: SQLiteStatement] = [:]
+    /// Something that must outlive the connection's file, let go of only after `deinit` has closed it: the
+    /// store's lock, whose descriptor's closing would drop SQLite's own locks on the file (`StoreLock`).
+    private let keptOpenWith: AnyObject?
 
     /// Opens `path` in `mode`. Waits up to `busyTimeoutMilliseconds` whenever another connection holds a
     /// lock it needs, before failing with `.busy`.
     ///
     /// SQLite opens lazily: a file that is not a database, or is damaged, fails at the first statement.
-    init(path: String, mode: Mode, busyTimeoutMilliseconds: Int32) throws(SQLiteError) {
+    init(path: String, mode: Mode, busyTimeoutMilliseconds: Int32, keptOpenWith: AnyObject? = nil) throws(SQLiteError) {
         var opened: OpaquePointer?
         // No mutexes (each connection is used by one thread at a time), extended result codes in errors.
         let flags = mode.flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
@@ -51,12 +54,14 @@ final class SQLiteConnection {
             throw error
         }
         handle = opened
+        self.keptOpenWith = keptOpenWith
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
     }
 
     deinit {
         cache.removeAll()
         // `_v2` closes once the last statement is finalized, whatever the order of deinitialization.
+        // (`keptOpenWith` is let go of after this body, so after the file is closed.)
         sqlite3_close_v2(handle)
     }
 

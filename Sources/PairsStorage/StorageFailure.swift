@@ -9,6 +9,37 @@ public enum StorageFailure: Sendable, Hashable, CustomStringConvertible {
     case ladderNotUpdated(SQLiteError, game: GameID)
     /// `GameWriter.maxBacklog` games were already waiting for the disk: this one was dropped.
     case backlogFull(room: String)
+    /// Old games could not be pruned (`Retention`); the next step tries again.
+    case pruneFailed(SQLiteError)
+
+    /// The games this failure lost: none when only a ladder was left alone, since the game itself is stored.
+    public var gamesLost: Int {
+        switch self {
+        case .batchFailed(_, let games): games
+        case .gameRefused, .backlogFull: 1
+        case .ladderNotUpdated, .pruneFailed: 0
+        }
+    }
+
+    /// Whether the store as a whole is failing (its disk full, broken or stalled), so that later games will
+    /// likely be lost too, rather than one game being refused.
+    public var isStoreFailure: Bool {
+        switch self {
+        case .batchFailed, .backlogFull: true
+        case .gameRefused, .ladderNotUpdated, .pruneFailed: false
+        }
+    }
+
+    /// The failure in a few words, for the log's `error` field.
+    public var reason: String {
+        switch self {
+        case .batchFailed(let error, _): "the batch failed: \(error)"
+        case .gameRefused(let error, let room): "a game of room \(room) was refused: \(error)"
+        case .ladderNotUpdated(let error, let game): "game \(game.rawValue) left its ladder alone: \(error)"
+        case .backlogFull: "the writer is \(GameWriter.maxBacklog) games behind the disk"
+        case .pruneFailed(let error): "old games could not be pruned: \(error)"
+        }
+    }
 
     public var description: String {
         switch self {
@@ -16,6 +47,20 @@ public enum StorageFailure: Sendable, Hashable, CustomStringConvertible {
         case .gameRefused(let error, let room): "storage: a game of room \(room) was refused: \(error)"
         case .ladderNotUpdated(let error, let game): "storage: game \(game.rawValue) left its ladder alone: \(error)"
         case .backlogFull(let room): "storage: the writer is \(GameWriter.maxBacklog) games behind; a game of room \(room) was dropped"
+        case .pruneFailed(let error): "storage: old games could not be pruned: \(error)"
         }
     }
+}
+
+/// What the store tells its watcher while running: each batch settled, each failure, and the end of a spell
+/// of failures of the store as a whole.
+public enum StorageEvent: Sendable, Hashable {
+    /// Something failed (`StorageFailure`).
+    case failed(StorageFailure)
+    /// Every game up to the ticket `GameStore.record(_:)` returned is committed, or lost (a failure says
+    /// so): what waited for them may go on.
+    case settled(through: UInt64)
+    /// A batch was committed again after the store had failed (`StorageFailure.isStoreFailure`): the
+    /// failures of that spell and the games they lost.
+    case recovered(failures: Int, gamesLost: Int)
 }

@@ -12,7 +12,7 @@ enum StoreFiles {
     static let fileMode: mode_t = 0o600
 
     /// Makes the directory of the database at `path`, with its parents, and checks that it is writable:
-    /// SQLite creates `-wal` and `-shm` files beside the database, and the store its lock file.
+    /// SQLite creates `-wal` and `-shm` files beside the database.
     static func prepareDirectory(forDatabaseAt path: String) throws(StoreOpenError) {
         let directory = parent(of: path)
         try makeDirectories(directory)

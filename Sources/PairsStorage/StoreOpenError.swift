@@ -5,7 +5,8 @@ import Glibc
 /// Why the store could not start. Each says in one line what is wrong with which file, for the server to
 /// print before it exits with status 1.
 public enum StoreOpenError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// Another server has the database (it holds `<path>.lock`); `pid` is the one it wrote there, if any.
+    /// Another server has the database, under this name or another (`StoreLock`); `pid` is its process, when
+    /// the system says.
     case lockedByAnotherServer(path: String, pid: Int?)
     /// The file or its directory cannot be written by this process.
     case notWritable(path: String, errno: Int32?)

@@ -203,9 +203,22 @@ public struct ServerStatistics: Sendable, Hashable {
     public var gamesFinishedByVariant: [String: Int] = [:]
     /// How long answers took, since the server started (the transport's to fill in).
     public var latency = AnswerLatency()
-    /// Whether the server keeps a history (`--data` other than `none`).
-    public var storageEnabled = false
+    /// Finished games deleted from the history by its retention policy since the server started.
+    public var gamesPruned = 0
+    /// Whether the history's storage is keeping games now; nil from a server that does not say.
+    public var storage: StorageHealth?
     public var id: RequestID?
 
     public init() {}
+}
+
+/// Whether a server's history is keeping games, as `stats` says in `storage`.
+public enum StorageHealth: String, Sendable, Hashable, CaseIterable {
+    /// Games are being kept.
+    case ok
+    /// The last batch of games could not be written (a full or broken disk): games end, but are lost, until
+    /// a batch is written again.
+    case failing
+    /// The server keeps no history (`pairs serve --data none`).
+    case none
 }

@@ -99,7 +99,6 @@ public enum ServerMessageDecoder {
             stats.gamesStored = try reader.optionalInteger("games_stored") ?? 0
             stats.storageErrors = try reader.optionalInteger("storage_errors") ?? 0
             // Older servers send none of these; codes and variants this client does not know are skipped.
-            stats.storageEnabled = try reader.optionalBool("storage") ?? false
             for (key, value) in try reader.optionalObject("errors")?.members ?? [] {
                 guard let code = ErrorCode(rawValue: key), let count = value.integerValue else { continue }
                 stats.errors[code] = Int(count)
@@ -115,6 +114,9 @@ public enum ServerMessageDecoder {
                 }
                 stats.latency = histogram
             }
+            stats.gamesPruned = try reader.optionalInteger("games_pruned") ?? 0
+            // A value this client does not know reads as not said.
+            stats.storage = try reader.optionalString("storage").flatMap(StorageHealth.init(rawValue:))
             stats.id = reader.id()
             message = .stats(stats)
         case "left":

@@ -101,7 +101,6 @@ public enum ServerMessageEncoder {
             w.key("uptime_s"); w.integer(stats.uptimeSeconds)
             w.key("games_stored"); w.integer(stats.gamesStored)
             w.key("storage_errors"); w.integer(stats.storageErrors)
-            w.key("storage"); w.bool(stats.storageEnabled)
             w.key("errors"); w.beginObject()
             for code in ErrorCode.allCases { if let count = stats.errors[code], count > 0 { w.key(code.rawValue); w.integer(count) } }
             w.endObject()
@@ -117,6 +116,8 @@ public enum ServerMessageEncoder {
             w.endArray()
             w.key("sum"); w.integer(stats.latency.sumMicroseconds)
             w.endObject()
+            w.key("games_pruned"); w.integer(stats.gamesPruned)
+            if let storage = stats.storage { w.key("storage"); w.string(storage.rawValue) }
             writeID(stats.id, to: &w)
         case .left(let room, let id):
             w.key("type"); w.string("left")

@@ -34,6 +34,10 @@ enum ServeCommand {
                              to keep nothing (default $XDG_DATA_HOME/pairs/pairs.db, or
                              ~/.local/share/pairs/pairs.db)
       --dashboard on|off     serve the live dashboard at /dashboard (default on; /stats and /metrics stay)
+      --keep-days N          days a game with an unclaimed player is kept; 0 = until --keep-megabytes
+                             needs the room (default 30)
+      --keep-megabytes N     the most the --data file may hold: the oldest games go first, anonymous ones
+                             before those of claimed names, rated ones last; 0 = no limit (default 1024)
       --help                 this help (so is -h with no address after it)
 
     \(RuleFlags.usage(heading: "  The rules of rooms whose creator does not choose them (default: the classic game, 8 pairs, 30 s a turn, a 1000 ms reveal, a match moves again):"))
@@ -52,6 +56,7 @@ enum ServeCommand {
     struct Options {
         var configuration = ServerConfiguration()
         var storage: StoreLocation = .disabled
+        var retention = Retention.standard
         var logFile: String?
         var pidFile: String?
     }
@@ -90,7 +95,8 @@ enum ServeCommand {
             store = nil
         case .file(let path):
             do {
-                store = try GameStore(path: path) { failure in printError("pairs serve: \(failure)") }
+                // Its failures go to the server's log (`storage_failed`), where the operator looks.
+                store = try GameStore(path: path, retention: options.retention)
             } catch {
                 pidFile?.discard()
                 printError("pairs serve: \(error)")
@@ -149,7 +155,7 @@ enum ServeCommand {
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         let flags = try Flags(arguments, known: Set([
             "host", "port", "grace-seconds", "seed", "max-connections", "idle-seconds", "visitor-silence-seconds", "rate-limit", "log-level", "data",
-            "log-format", "log-file", "pid-file", "allow-origin", "dashboard",
+            "log-format", "log-file", "pid-file", "allow-origin", "dashboard", "keep-days", "keep-megabytes",
         ]).union(RuleFlags.names), switches: RuleFlags.switches)
         var options = Options()
         for name in ["log-file", "pid-file"] where flags.string(name)?.isEmpty == true {
@@ -165,6 +171,12 @@ enum ServeCommand {
                 throw UsageError("no home directory to keep games in: give --data PATH, or --data none")
             }
             options.storage = location
+        }
+        if let days = try flags.integer("keep-days", in: 0...36_500) {
+            options.retention.anonymousDays = days > 0 ? days : nil
+        }
+        if let megabytes = try flags.integer("keep-megabytes", in: 0...1_048_576) {
+            options.retention.maxMegabytes = megabytes > 0 ? megabytes : nil
         }
         var configuration = ServerConfiguration()
         if let host = flags.string("host") {

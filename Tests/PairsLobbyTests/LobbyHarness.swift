@@ -173,7 +173,7 @@ final class LobbyHarness {
                 received[id, default: []].append(.stats(stats))
             case .log(let entry):
                 log.append(entry)
-            case .record(let game):
+            case .record(let game, _):
                 records.append(game)
             case .query(let query, let request, let connection):
                 queries.append((query, request, connection))

@@ -127,7 +127,8 @@ struct MetricsTests {
             "pairs_games_finished_total": "counter", "pairs_flips_total": "counter",
             "pairs_messages_received_total": "counter", "pairs_messages_sent_total": "counter",
             "pairs_bytes_received_total": "counter", "pairs_bytes_sent_total": "counter", "pairs_errors_total": "counter",
-            "pairs_uptime_seconds": "gauge", "pairs_storage_enabled": "gauge", "pairs_games_stored": "gauge",
+            "pairs_uptime_seconds": "gauge", "pairs_storage_enabled": "gauge", "pairs_storage_failing": "gauge",
+            "pairs_games_stored": "gauge",
             "pairs_storage_errors_total": "counter", "pairs_answer_duration_seconds": "histogram",
         ]
         for scrape in [first, second] {
@@ -165,6 +166,7 @@ struct MetricsTests {
         #expect((first.value("pairs_errors_total", ["code": "not_in_room"]) ?? 0) >= 1)
         #expect((first.value("pairs_games_finished_total", ["variant": "duel-pairs-words-classic"]) ?? 0) >= 1)
         #expect(first.value("pairs_storage_enabled") == 0)
+        #expect(first.value("pairs_storage_failing") == 0)
         withExtendedLifetime(stray) {}
     }
 

@@ -83,6 +83,33 @@ func secondStoreIsLockedOut() throws {
     #expect(openingError(path) == nil)
 }
 
+@Test("a second store is locked out by any other name of the file: a hard link, a symbolic link, a path through ..",
+      arguments: ["hard link", "symbolic link", "dot-dot path"])
+func otherNamesOfTheFileAreLockedOut(kind: String) throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("pairs.db")
+    let first = try openStore(path)
+    let other: String
+    switch kind {
+    case "hard link":
+        other = directory.file("link.db")
+        try #require(link(path, other) == 0)
+    case "symbolic link":
+        other = directory.file("symlink.db")
+        try #require(symlink(path, other) == 0)
+    default:
+        try #require(mkdir(directory.file("sub"), 0o700) == 0)
+        other = directory.file("sub/../pairs.db")
+    }
+    #expect(openingError(other) == .lockedByAnotherServer(path: other, pid: Int(getpid())))
+    // Refused without touching the file: the first store still commits to it.
+    try first.record(sampleTwoSeatGame())
+    first.flush()
+    #expect(first.gamesStored == 1)
+    #expect(first.storageErrors == 0)
+    #expect(try outsideConnection(path).integer("SELECT count(*) FROM games") == 1)
+}
+
 @Test("a database from a newer schema version is refused and left untouched")
 func newerSchemaIsRefused() throws {
     let directory = try TemporaryDirectory()

@@ -271,11 +271,12 @@ let otherFixtures: [MessageFixture] = {
             stats.uptimeSeconds = 10
             stats.gamesStored = 11
             stats.storageErrors = 12
-            stats.storageEnabled = true
             stats.errors = [.badCard: 13, .notYourTurn: 14]
             stats.gamesFinishedByVariant = ["duel-pairs-words-classic": 3, "solo-triples-cards-matchismo": 1]
             stats.latency.record(microseconds: 40, answers: 15)
             stats.latency.record(microseconds: 3_000_000, answers: 2)
+            stats.gamesPruned = 13
+            stats.storage = .failing
             stats.id = .string("s")
             return stats
         }())),
@@ -515,12 +516,13 @@ private func reference(_ message: ServerMessage) -> Ref {
                    "messages_out": .int(stats.messagesOut), "bytes_in": .int(stats.bytesIn),
                    "bytes_out": .int(stats.bytesOut), "uptime_s": .int(stats.uptimeSeconds),
                    "games_stored": .int(stats.gamesStored), "storage_errors": .int(stats.storageErrors),
-                   "storage": .bool(stats.storageEnabled),
                    "errors": .object(stats.errors.reduce(into: [:]) { $0[$1.key.rawValue] = .int($1.value) }),
                    "games_finished_by_variant": .object(stats.gamesFinishedByVariant.mapValues { .int($0) }),
                    "latency_us": ["le": .array(AnswerLatency.boundsMicroseconds.map { .int($0) }),
                                   "counts": .array(stats.latency.cumulativeCounts.map { .int($0) }),
-                                  "sum": .int(stats.latency.sumMicroseconds)]]
+                                  "sum": .int(stats.latency.sumMicroseconds)],
+                   "games_pruned": .int(stats.gamesPruned)]
+        if let storage = stats.storage { members["storage"] = .string(storage.rawValue) }
         id = stats.id
     case .left(let room, let leftID):
         members = ["type": "left", "room": .string(room)]
