@@ -76,7 +76,10 @@ final class StoreLock: Sendable {
         // number a new file may get at once, and must not find it held. (SQLite's connections are closed by
         // now, so a store of this process that finds the file still locked may close its own descriptor.)
         let parked = Self.held.withLock { $0.removeValue(forKey: identity) } ?? []
-        // Closing the descriptor releases the lock.
+        // Unlocked before it is closed: closing releases the lock only once every copy of the descriptor is
+        // gone, and a child being spawned on another thread holds copies for a moment, in which a store
+        // opened again at once (a restart within the process, a test) found the file locked by this process.
+        flock(descriptor, LOCK_UN)
         close(descriptor)
         for fd in parked { close(fd) }
     }

@@ -205,3 +205,25 @@ func openErrorsAreOneLine() {
     #expect(errors[0].description == "/d/pairs.db is in use by another server (pid 42)")
     #expect(errors[2].description == "/d is not writable: Permission denied")
 }
+
+@Test("a store let go of can be opened again at once, even while a copy of its lock's descriptor lives on (a child being spawned holds copies for a moment)")
+func lockIsReleasedDespiteCopies() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("pairs.db")
+    var copies: [Int32] = []
+    do {
+        let store = try openStore(path)
+        // Every descriptor of the file this process has, the lock's among them, copied as a spawn copies them.
+        var file = stat()
+        #expect(stat(path, &file) == 0)
+        for entry in try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") {
+            var status = stat()
+            guard let fd = Int32(entry), fstat(fd, &status) == 0, status.st_dev == file.st_dev, status.st_ino == file.st_ino else { continue }
+            copies.append(dup(fd))
+        }
+        #expect(!copies.isEmpty)
+        withExtendedLifetime(store) {}
+    }
+    defer { for fd in copies { close(fd) } }
+    #expect(openingError(path) == nil)
+}
