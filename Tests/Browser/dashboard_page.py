@@ -21,11 +21,8 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from play_page import Deadline, Failure, POLL_SECONDS, emulate, say, screenshot  # noqa: E402  (exits 3 without selenium)
-from selenium import webdriver  # noqa: E402
+from play_page import Deadline, Failure, POLL_SECONDS, browser, emulate, say, screenshot  # noqa: E402  (exits 3 without selenium)
 from selenium.common.exceptions import WebDriverException  # noqa: E402
-from selenium.webdriver.chrome.options import Options  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 
 DESKTOP = (1280, 800)
 PHONE = (390, 844)
@@ -41,21 +38,6 @@ return {polls: Number(document.body.dataset.polls || 0), stats, paths,
         flipsShown: series.flips.some(v => v > 0), text: document.body.innerText,
         scrollWidth: document.documentElement.scrollWidth};
 """
-
-
-def browser(args):
-    """A headless Chromium that keeps the page's console for `get_log("browser")`."""
-    options = Options()
-    options.binary_location = args.chromium
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                 "--disable-extensions", "--mute-audio", "--hide-scrollbars", "--force-color-profile=srgb",
-                 f"--window-size={DESKTOP[0]},{DESKTOP[1]}"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=args.chromedriver))
-    driver.set_page_load_timeout(10)
-    driver.set_script_timeout(10)
-    return driver
 
 
 def stats(args):
@@ -146,7 +128,7 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     driver = None
     try:
-        driver = browser(args)
+        driver = browser(args, DESKTOP, phone=False, console=True)
         say("ok: a headless browser")
         check_view(args, deadline, driver, DESKTOP, False, "dashboard-1280.png", running=True)
         screenshot(driver, args.out, "dashboard-1280.png")

@@ -210,13 +210,17 @@ def settled(card):
     return not card["moving"] and facing(card["transform"]) == want
 
 
-def browser(args, size, phone):
+def browser(args, size, phone, console=False, flags=()):
+    """A headless Chromium emulating `size`; with `console`, it keeps the page's console for
+    `get_log("browser")`. The other pages' drivers (dashboard_page.py, report_page.py) start theirs here too."""
     options = Options()
     options.binary_location = args.chromium
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
                  "--disable-extensions", "--mute-audio", "--hide-scrollbars", "--force-color-profile=srgb",
-                 f"--window-size={size[0]},{size[1]}"):
+                 f"--window-size={size[0]},{size[1]}", *flags):
         options.add_argument(flag)
+    if console:
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(options=options, service=Service(executable_path=args.chromedriver))
     driver.set_page_load_timeout(STEP_SECONDS)
     driver.set_script_timeout(STEP_SECONDS)

@@ -13,7 +13,6 @@ exits 1 with the reason on the first failure, never waiting longer than --second
 """
 
 import argparse
-import base64
 import json
 import os
 import sys
@@ -22,23 +21,14 @@ import traceback
 
 os.environ.setdefault("SE_OFFLINE", "true")  # never let Selenium look for a driver on the network
 
-try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-except ImportError as error:
-    print(f"report_page.py: python's selenium is not installed ({error}); pip install selenium", file=sys.stderr)
-    sys.exit(3)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from play_page import browser, emulate, say, screenshot  # noqa: E402  (exits 3 without selenium)
 
 SIZES = [(390, 844, True), (1280, 800, False)]
 
 
 class Failure(Exception):
     pass
-
-
-def say(text):
-    print(text, flush=True)
 
 
 # What the page shows, read in one script call.
@@ -112,17 +102,6 @@ def check_charts(page, expect_server_cpu):
         raise Failure("the CPU chart has no line for the server, though --server-pid was given")
 
 
-def screenshot(driver, out, name):
-    width, height = driver.execute_script(
-        "return [document.documentElement.clientWidth, Math.max(document.documentElement.scrollHeight, innerHeight)]")
-    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True,
-                                                             "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1}})
-    path = os.path.join(out, name)
-    with open(path, "wb") as file:
-        file.write(base64.b64decode(shot["data"]))
-    say(f"screenshot: {path} ({width}x{height})")
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--page", required=True, help="the report, an .html file")
@@ -136,15 +115,7 @@ def main():
     with open(args.json) as file:
         run = json.load(file)
 
-    options = Options()
-    options.binary_location = args.chromium
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                 "--disable-extensions", "--mute-audio", "--hide-scrollbars", "--force-color-profile=srgb",
-                 "--allow-file-access-from-files", "--window-size=1280,800"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=args.chromedriver))
-    driver.set_page_load_timeout(20)
+    driver = browser(args, (1280, 800), phone=False, console=True, flags=("--allow-file-access-from-files",))
     url = "file://" + os.path.abspath(args.page)
     try:
         backgrounds = set()
@@ -152,10 +123,7 @@ def main():
             for dark in (False, True):
                 if time.monotonic() > deadline:
                     raise Failure("out of time for the whole run")
-                driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                       {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": phone})
-                driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
-                                       {"features": [{"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
+                emulate(driver, (width, height), phone, dark)
                 driver.get(url)
                 page = driver.execute_script(READ_PAGE)
                 scheme = "dark" if dark else "light"
