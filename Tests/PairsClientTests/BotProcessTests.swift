@@ -87,7 +87,7 @@ func botsPlayAForeignServer() async throws {
 
 @Test("pairs bot exits 1 with a clear message when nothing listens on the port", .ownThread)
 func botCannotConnect() async throws {
-    let (socket, port) = try refusingPort()
+    let (socket, port) = try Loopback.bind()
     defer { close(socket) }
     let bot = try Subprocess(try Tools.pairs(), ["bot", "--host", "127.0.0.1", "--port", String(port), "--games", "1"])
     defer { bot.terminate() }
@@ -98,7 +98,7 @@ func botCannotConnect() async throws {
 
 @Test("pairs play exits 1 with a clear message when nothing listens on the port", .ownThread)
 func playCannotConnect() async throws {
-    let (socket, port) = try refusingPort()
+    let (socket, port) = try Loopback.bind()
     defer { close(socket) }
     let play = try Subprocess(try Tools.pairs(), ["play", "--host", "127.0.0.1", "--port", String(port)])
     defer { play.terminate() }

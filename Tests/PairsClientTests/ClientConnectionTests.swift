@@ -59,7 +59,7 @@ func connectionReportsTheEnd() async throws {
 
 @Test("connecting where nothing listens fails with a typed error that says so", .ownThread)
 func connectingToNothingFails() throws {
-    let (socket, port) = try refusingPort()
+    let (socket, port) = try Loopback.bind()
     defer { close(socket) }
     #expect {
         _ = try ClientConnection.open(to: ServerEndpoint(host: "127.0.0.1", port: port), queue: DispatchQueue(label: "t"))

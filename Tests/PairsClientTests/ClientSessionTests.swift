@@ -123,7 +123,7 @@ func sessionEndsOnShutdown() async throws {
 
 @Test("a session that cannot connect at all ends at once with the connection error", .ownThread)
 func sessionCannotConnect() async throws {
-    let (socket, port) = try refusingPort()
+    let (socket, port) = try Loopback.bind()
     defer { close(socket) }
     let (_, log) = session(to: port, name: "ann")
     let end = try await log.waitFor("the end") { event -> SessionEnd? in if case .ended(let end) = event { end } else { nil } }

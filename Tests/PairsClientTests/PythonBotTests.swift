@@ -92,7 +92,7 @@ func pythonBotPlaysAForeignServer() async throws {
 @Test("the Python bot exits 1 with a message when it cannot connect", .ownThread, Tools.needs("python3"))
 func pythonBotCannotConnect() async throws {
     let (python, script) = try pythonBotFiles()
-    let (socket, port) = try refusingPort()
+    let (socket, port) = try Loopback.bind()
     defer { close(socket) }
     let bot = try Subprocess(python, [script.path, "--host", "127.0.0.1", "--port", String(port), "--games", "1"])
     defer { bot.terminate() }

@@ -113,7 +113,7 @@ struct LoadCommandTests {
 
     @Test("With no server listening, pairs load says no connection could be opened and exits 1")
     func noServer() throws {
-        let (fd, port) = try refusingPort()
+        let (fd, port) = try Loopback.bind()
         defer { close(fd) }
         let run = try PairsRun(["load", "--host", "127.0.0.1", "--port", "\(port)", "--games", "3"], within: 10)
         #expect(run.status == 1)

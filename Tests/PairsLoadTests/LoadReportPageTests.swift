@@ -105,7 +105,7 @@ struct LoadReportPageTests {
 
     @Test("Connections refused before they take a seat are counted in the seconds they failed in")
     func failuresAreInTheSeconds() throws {
-        let (fd, port) = try refusingPort()
+        let (fd, port) = try Loopback.bind()
         defer { close(fd) }
         let report = try runToEnd(LoadRunner(configuration: loadConfiguration(port: port, concurrency: 3, games: 5)), within: 30)
         #expect(report.connectionFailureCount >= 3)

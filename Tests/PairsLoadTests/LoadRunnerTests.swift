@@ -165,7 +165,7 @@ struct LoadRunnerTests {
 
     @Test("When every connection is refused the run ends at once and says so in the report")
     func nothingListening() throws {
-        let (fd, port) = try refusingPort()
+        let (fd, port) = try Loopback.bind()
         defer { close(fd) }
         let report = try runToEnd(LoadRunner(configuration: loadConfiguration(port: port, concurrency: 3, games: 5)), within: 10)
         #expect(report.connectionsOpened == 0)
@@ -178,20 +178,3 @@ struct LoadRunnerTests {
     }
 }
 
-/// A port on 127.0.0.1 that refuses connections while the returned socket stays open: bound (so nothing
-/// else takes it) but not listening.
-func refusingPort() throws -> (socket: Int32, port: Int) {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let bound = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard bound == 0 else { throw TimedOut(what: "a port to bind") }
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-    }
-    return (fd, Int(UInt16(bigEndian: address.sin_port)))
-}

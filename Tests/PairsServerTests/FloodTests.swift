@@ -122,7 +122,7 @@ private func makeSoloRooms(_ count: Int, on server: Server) throws -> Int {
     while opened < count {
         var descriptors: [Int32] = []
         for _ in 0..<min(batchSize, count - opened) {
-            let fd = try rawConnection(port: server.port)
+            let fd = try Loopback.connect(port: server.port)
             _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             shutdown(fd, Int32(SHUT_WR))
             descriptors.append(fd)
@@ -132,19 +132,6 @@ private func makeSoloRooms(_ count: Int, on server: Server) throws -> Int {
         for fd in descriptors { close(fd) }
     }
     return try rooms(asking: observer)
-}
-
-private func rawConnection(port: Int) throws -> Int32 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = UInt16(port).bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let status = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard status == 0 else { throw TestTimeout(what: "connect: \(String(cString: strerror(errno)))") }
-    return fd
 }
 
 private func rooms(asking observer: TestClient) throws -> Int {

@@ -34,23 +34,7 @@ public final class TCPProxy: @unchecked Sendable {
     public init(serverPort: Int, rewritingServerLines makeRewriter: (@Sendable () -> LineRewriter)? = nil) throws {
         self.serverPort = serverPort
         self.makeRewriter = makeRewriter
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var address = Self.loopback(port: 0)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 128) == 0 else {
-            Glibc.close(fd)
-            throw TimedOut(what: "the proxy's listening socket")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        listener = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try Loopback.bind(listening: 128)
         Thread.detachNewThread { [self] in acceptLoop() }
     }
 
@@ -91,14 +75,8 @@ public final class TCPProxy: @unchecked Sendable {
         while true {
             let client = accept(listener, nil, nil)
             guard client >= 0 else { return }
-            let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = Self.loopback(port: serverPort)
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard connected == 0 else {
+            guard let server = try? Loopback.connect(port: serverPort) else {
                 Glibc.close(client)
-                Glibc.close(server)
                 continue
             }
             lock.lock()
@@ -167,13 +145,5 @@ public final class TCPProxy: @unchecked Sendable {
             offset += written
         }
         return true
-    }
-
-    private static func loopback(port: Int) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        return address
     }
 }
