@@ -25,6 +25,9 @@ enum LoadCommand {
       --duration S        stop after S seconds (default 10 when --games is not given; with both, whichever
                           comes first)
       --concurrency C     games at once, 2 connections each, 1 with --solo (default 100)
+      --loops K           event loops to spread the connections over, each a thread's worth of work, so one
+                          pairs load can drive a server on many cores (default: the cores this process may
+                          run on, \(ProcessorAffinity.coreCount()) here; never more than the games at once)
       --strategy NAME     memory or random (default memory)
       --think-ms MS       milliseconds a bot waits after a state before flipping, 0-\(BotConfiguration.maxThinkMilliseconds) (default 0)
       --rate R            requests per second per connection at most (default: no limit)
@@ -46,7 +49,7 @@ enum LoadCommand {
     A rate_limited reply is counted and the request resent after a backoff; a dropped connection
     abandons its game and the run goes on. Ctrl-C ends the run early and still prints the summary.
 
-    JSON keys: target, transport (lines or ws), concurrency, strategy, think_ms, duration_s, games, games_per_s, games_forfeited,
+    JSON keys: target, transport (lines or ws), concurrency, loops, strategy, think_ms, duration_s, games, games_per_s, games_forfeited,
     games_abandoned, games_unfinished, flips, flips_per_s, flips_sent, flips_refused, resends,
     latency_ms {p50, p90, p99, p999, max, samples}, unfinished_flips, unfinished_max_ms,
     errors {CODE: count}, errors_total, connections {requested, opened, failed, dropped},
@@ -90,9 +93,9 @@ enum LoadCommand {
         }
         let signals = SignalWatcher([SIGINT, SIGTERM])
         signal(SIGPIPE, SIG_IGN)
-        let runner: LoadRunner
+        let runner: LoadRunGroup
         do {
-            runner = try LoadRunner(configuration: parsed.configuration)
+            runner = try LoadRunGroup(configuration: parsed.configuration)
         } catch {
             printError("pairs load: \(error)")
             return 1
@@ -165,7 +168,7 @@ enum LoadCommand {
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         let flags = try Flags(arguments, known: Set([
-            "host", "port", "transport", "games", "duration", "concurrency", "strategy", "think-ms", "rate", "room-prefix",
+            "host", "port", "transport", "games", "duration", "concurrency", "loops", "strategy", "think-ms", "rate", "room-prefix",
             "server-pid", "seed", "report", "compare",
         ]).union(RuleFlags.names), switches: Set(["json"]).union(RuleFlags.switches))
         var configuration = LoadConfiguration()
@@ -181,6 +184,7 @@ enum LoadCommand {
             configuration.durationSeconds = seconds
         }
         configuration.concurrency = try flags.integer("concurrency", in: 1...100_000) ?? configuration.concurrency
+        configuration.loops = try flags.integer("loops", in: 1...LoadConfiguration.maxLoops) ?? configuration.loops
         configuration.strategy = try flags.choice("strategy", of: StrategyKind.self) ?? configuration.strategy
         configuration.thinkMilliseconds = try flags.integer("think-ms", in: 0...BotConfiguration.maxThinkMilliseconds) ?? 0
         configuration.rules = try flags.ruleChoices()
