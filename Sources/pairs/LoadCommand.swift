@@ -60,18 +60,23 @@ enum LoadCommand {
     run; a latency of a second with none is null), latency_histogram_ms [[low, high, count], ...] (the
     whole run's latencies in buckets four to a doubling). Durations in seconds, latencies in milliseconds.
 
-    pairs load report RUN.json [--compare OTHER.json] prints the HTML report of a run saved with --json, the
-    same page --report writes.
+    pairs load report RUN.json [--compare OTHER.json] [--svg CHART] prints the HTML report of a run saved with
+    --json, the same page --report writes, or with --svg one of its charts alone as an SVG file.
 
     Exits 0 when the run completes, 1 if no connection could be opened, 2 on a bad option.
     """
 
     static let reportUsage = """
-    usage: pairs load report RUN.json [--compare OTHER.json]
+    usage: pairs load report RUN.json [--compare OTHER.json] [--svg CHART]
 
     Prints the HTML report of a run saved with pairs load --json (the page pairs load --report writes), with
-    a before and after comparison against OTHER.json when given. Exits 1 if a file cannot be read or is not
-    the JSON of pairs load --json, 2 on a bad option.
+    a before and after comparison against OTHER.json when given.
+
+      --svg CHART   print only this chart of the report, as a standalone SVG file (for a page of its own,
+                    such as BENCHMARKS.md): \(LoadReportPage.Chart.allCases.map(\.rawValue).joined(separator: ", "))
+
+    Exits 1 if a file cannot be read or is not the JSON of pairs load --json, or the run has nothing to draw
+    in the chart asked for (no series, or no flip answered), 2 on a bad option.
     """
 
     /// What `pairs load` was asked to do besides the run itself.
@@ -144,13 +149,13 @@ enum LoadCommand {
         return true
     }
 
-    /// `pairs load report RUN.json [--compare OTHER.json]`.
+    /// `pairs load report RUN.json [--compare OTHER.json] [--svg CHART]`.
     static func report(_ arguments: [String]) -> Int32 {
-        let parsed: (run: String, baseline: String?)
+        let parsed: (run: String, baseline: String?, chart: LoadReportPage.Chart?)
         switch invocation(of: "load report", arguments, usage: reportUsage, parse: { arguments throws(UsageError) in
-            let (run, rest) = try QueryCommand.positional(arguments, what: "run's JSON file", valueFlags: ["compare"])
-            let flags = try Flags(rest, known: ["compare"])
-            return (run, flags.string("compare"))
+            let (run, rest) = try QueryCommand.positional(arguments, what: "run's JSON file", valueFlags: ["compare", "svg"])
+            let flags = try Flags(rest, known: ["compare", "svg"])
+            return (run, flags.string("compare"), try flags.choice("svg", of: LoadReportPage.Chart.self))
         }) {
         case .exit(let status): return status
         case .run(let files): parsed = files
@@ -158,7 +163,15 @@ enum LoadCommand {
         do {
             let run = try LoadRunSummary(contentsOf: parsed.run)
             let baseline = try parsed.baseline.map { path throws(LoadRunFileError) in try LoadRunSummary(contentsOf: path) }
-            StandardStream.write(LoadReportPage.html(run, comparedWith: baseline))
+            guard let chart = parsed.chart else {
+                StandardStream.write(LoadReportPage.html(run, comparedWith: baseline))
+                return 0
+            }
+            guard let svg = LoadReportPage.svg(chart, of: run, comparedWith: baseline) else {
+                printError("pairs load report: \(parsed.run) has no \(chart.rawValue) chart to draw (no series, or no flip answered)")
+                return 1
+            }
+            StandardStream.write(svg)
             return 0
         } catch {
             printError("pairs load report: \(error)")
