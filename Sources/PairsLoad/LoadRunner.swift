@@ -11,6 +11,9 @@ import PairsWire
 /// bots going over real TCP until enough games have finished or the time is up, measures every flip, and
 /// reports.
 ///
+/// This is one event loop's worth of the run (`configuration.loops` is not read here): `LoadRunGroup` deals
+/// a run's games out to several runners, one per loop, and merges their reports.
+///
 /// How it is built, and why (the load client must cost less CPU than the server it drives, or it measures
 /// itself):
 /// - One serial queue owns everything, as in the server, so nothing needs a lock. That is the
