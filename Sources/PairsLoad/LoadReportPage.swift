@@ -58,6 +58,7 @@ public enum LoadReportPage {
             ("duration, s", "duration_s", number(run.durationSeconds)),
             ("connections", "connections.requested", "\(run.connectionsRequested)"),
         ]
+        if let loops = run.loops { rows.insert(("event loops", "loops", "\(loops)"), at: 4) }
         if let series = run.series { rows.append(("seconds charted", "series.seconds", "\(series.count)")) }
         var html = "<section id=\"run\"><h2>Run</h2><dl class=\"params\">\n"
         for (label, key, value) in rows {
