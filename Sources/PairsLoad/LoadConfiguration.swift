@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import PairsBots
+import PairsPolling
 import PairsRules
 import PairsWire
 
@@ -24,6 +25,9 @@ public struct LoadConfiguration: Sendable, Hashable {
     /// How long to wait at the end for every connection's `left` before closing anyway, in seconds: long
     /// enough for a busy server to answer 10,000 `leave`s, short enough not to hang on a stuck one.
     public static let leaveDrainSeconds: UInt64 = 5
+    /// The most event loops a run may ask for: a thread each, and no machine a load test runs on has more
+    /// cores than this.
+    public static let maxLoops = 1024
     /// The first wait before resending a request the server dropped with `rate_limited`, in milliseconds. It
     /// doubles while the connection keeps being refused (see `maxBackoffMilliseconds`).
     public static let firstBackoffMilliseconds: UInt64 = 50
@@ -59,6 +63,12 @@ public struct LoadConfiguration: Sendable, Hashable {
     public var serverPID: Int32?
     /// Seeds the bots' choices.
     public var seed: UInt64 = 0
+    /// Event loops the connections are spread over, each a serial queue with an epoll set of its own, so
+    /// one process can keep a server on many cores busy. By default the cores this process may run on.
+    public var loops = ProcessorAffinity.coreCount()
+    /// The number of this configuration's game 0 among the whole run's: a loop's share of the games names
+    /// its rooms after their place in the run, so every loop's rooms differ.
+    var firstGame = 0
 
     public init() {}
 
@@ -82,12 +92,45 @@ public struct LoadConfiguration: Sendable, Hashable {
 
     /// The name of game `index`'s room.
     public func room(_ index: Int) -> String {
-        "\(roomPrefix)\(index)"
+        "\(roomPrefix)\(firstGame + index)"
+    }
+
+    /// The loops a run uses: no more than its games in flight, so every loop has a game.
+    public var loopsInUse: Int {
+        max(1, min(loops, gamesInFlight))
+    }
+
+    /// The run split into one configuration per loop in use: the games in flight and the `--games` limit
+    /// dealt out as evenly as they go (the first loops take one more of a remainder), each loop's rooms
+    /// numbered after the loops before it, and each loop's bots seeded apart. Loop 0 of a one-loop run is
+    /// this very configuration.
+    public var loopShares: [LoadConfiguration] {
+        let count = loopsInUse
+        let inFlight = gamesInFlight
+        var shares: [LoadConfiguration] = []
+        var first = firstGame
+        for index in 0..<count {
+            var share = self
+            share.loops = 1
+            share.firstGame = first
+            share.concurrency = Self.share(of: inFlight, part: index, of: count)
+            share.games = games.map { Self.share(of: $0, part: index, of: count) }
+            share.seed = seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15
+            first += share.gamesInFlight
+            shares.append(share)
+        }
+        return shares
+    }
+
+    /// Part `part` of `total` dealt into `parts` parts: equal, the first `total % parts` one more.
+    static func share(of total: Int, part: Int, of parts: Int) -> Int {
+        total / parts + (part < total % parts ? 1 : 0)
     }
 
     /// Why the configuration cannot run, or nil when it can.
     public var problem: String? {
         if concurrency < 1 { return "--concurrency must be at least 1" }
+        if loops < 1 || loops > Self.maxLoops { return "--loops must be from 1 to \(Self.maxLoops)" }
         if let games, games < 1 { return "--games must be at least 1" }
         if let durationSeconds, !(durationSeconds > 0) { return "--duration must be more than 0 seconds" }
         if !RoomName.isValid(room(gamesInFlight - 1)) {

@@ -11,6 +11,8 @@ public struct LoadReport: Sendable {
     public var transport = LoadTransport.lines
     /// Games played at once.
     public var concurrency = 0
+    /// Event loops the connections were spread over.
+    public var loops = 1
     public var strategy = ""
     public var thinkMilliseconds = 0
     /// Seconds from the start of the run to its end (before the goodbyes).
@@ -48,7 +50,7 @@ public struct LoadReport: Sendable {
 
     /// The keys of `json`, documented in `pairs load --help`; scripts may rely on them.
     public static let jsonKeys = [
-        "target", "transport", "concurrency", "strategy", "think_ms", "duration_s",
+        "target", "transport", "concurrency", "loops", "strategy", "think_ms", "duration_s",
         "games", "games_per_s", "games_forfeited", "games_abandoned", "games_unfinished",
         "flips", "flips_per_s", "flips_sent", "flips_refused", "resends",
         "latency_ms", "unfinished_flips", "unfinished_max_ms",
@@ -67,6 +69,7 @@ public struct LoadReport: Sendable {
         w.key("target"); w.string(target)
         w.key("transport"); w.string(transport.rawValue)
         w.key("concurrency"); w.integer(concurrency)
+        w.key("loops"); w.integer(loops)
         w.key("strategy"); w.string(strategy)
         w.key("think_ms"); w.integer(thinkMilliseconds)
         w.key("duration_s"); w.double(Self.rounded(durationSeconds, 3))
@@ -129,7 +132,8 @@ public struct LoadReport: Sendable {
     public var text: String {
         var lines: [String] = []
         let over = transport == .webSocket ? " over WebSockets" : ""
-        lines.append("pairs load: \(target)\(over), \(concurrency) game\(concurrency == 1 ? "" : "s") at once, \(strategy) bots, "
+        let spread = loops > 1 ? " on \(loops) loops" : ""
+        lines.append("pairs load: \(target)\(over), \(concurrency) game\(concurrency == 1 ? "" : "s") at once\(spread), \(strategy) bots, "
             + "think \(thinkMilliseconds) ms, \(Self.fixed(durationSeconds, 1)) s")
         lines.append("games        \(counts.games) finished (\(Self.fixed(gamesPerSecond, 1))/s), \(counts.gamesForfeited) by forfeit, "
             + "\(counts.gamesAbandoned) abandoned, \(counts.gamesUnfinished) unfinished at the end")

@@ -58,6 +58,7 @@ public enum LoadReportPage {
             ("duration, s", "duration_s", number(run.durationSeconds)),
             ("connections", "connections.requested", "\(run.connectionsRequested)"),
         ]
+        if let loops = run.loops { rows.insert(("event loops", "loops", "\(loops)"), at: 4) }
         if let series = run.series { rows.append(("seconds charted", "series.seconds", "\(series.count)")) }
         var html = "<section id=\"run\"><h2>Run</h2><dl class=\"params\">\n"
         for (label, key, value) in rows {
@@ -142,43 +143,72 @@ public enum LoadReportPage {
         run.flips > 0 ? seconds / Double(run.flips) * 1000 : 0
     }
 
+    /// The charts of a report, each of which can also be cut out alone as an SVG file
+    /// (`pairs load report RUN.json --svg NAME`).
+    public enum Chart: String, CaseIterable, Sendable {
+        case throughput, games, latency, histogram, errors, cpu
+    }
+
+    /// Chart `chart` of `run` (against `baseline` when given) as a standalone SVG document, the very drawing
+    /// the page shows; nil when the run has nothing to draw (a JSON without series, or no flip answered for
+    /// the histogram).
+    public static func svg(_ chart: Chart, of run: LoadRunSummary, comparedWith baseline: LoadRunSummary? = nil) -> String? {
+        drawings(run, baseline)?.first { $0.chart == chart }?.svg
+    }
+
     private static func charts(_ run: LoadRunSummary, _ baseline: LoadRunSummary?) -> String {
-        guard let series = run.series, series.count > 0 else {
+        guard let drawings = drawings(run, baseline) else {
             return "<section id=\"charts\"><h2>Over time</h2><p>This run's JSON has no series (written by an older pairs load).</p></section>\n"
         }
+        var html = "<section id=\"charts\"><h2>Over time</h2><div class=\"charts\">\n"
+        for drawing in drawings { html += figure(drawing) }
+        return html + "</div></section>\n"
+    }
+
+    /// One chart: its SVG (nil for a histogram with nothing in it) and what its figure says about it.
+    struct Drawing {
+        var chart: Chart
+        var title: String
+        var svg: String?
+        var legend: [(String, Int)]
+    }
+
+    /// Every chart of `run`, in the page's order; nil when its JSON has no series.
+    private static func drawings(_ run: LoadRunSummary, _ baseline: LoadRunSummary?) -> [Drawing]? {
+        guard let series = run.series, series.count > 0 else { return nil }
         let other = baseline?.series.flatMap { $0.count > 0 ? $0 : nil }
         let timeline = Timeline(count: series.count, duration: run.durationSeconds)
         let otherTimeline = other.map { Timeline(count: $0.count, duration: baseline!.durationSeconds) }
         let span = max(timeline.duration, otherTimeline?.duration ?? 0)
-        var html = "<section id=\"charts\"><h2>Over time</h2><div class=\"charts\">\n"
+        var drawings: [Drawing] = []
 
         var throughput = [Line(name: "flips/s", style: 1, times: timeline, values: timeline.rates(series.flips))]
         if let other, let otherTimeline {
             throughput.append(Line(name: "flips/s before", style: 5, times: otherTimeline, values: otherTimeline.rates(other.flips)))
         }
-        html += lineChart(id: "throughput", title: "Flips per second", lines: throughput, span: span)
-        html += lineChart(id: "games", title: "Games finished per second",
-                          lines: [Line(name: "games/s", style: 1, times: timeline, values: timeline.rates(series.games))], span: span)
+        drawings.append(lineChart(.throughput, title: "Flips per second", lines: throughput, span: span))
+        drawings.append(lineChart(.games, title: "Games finished per second",
+                                  lines: [Line(name: "games/s", style: 1, times: timeline, values: timeline.rates(series.games))], span: span))
 
         let styles = ["p50": 1, "p90": 3, "p99": 2, "max": 4]
         var latency = series.latency.map { Line(name: $0.name, style: styles[$0.name] ?? 1, times: timeline, values: $0.values) }
         if let other, let otherTimeline, let p99 = other.latency.first(where: { $0.name == "p99" }) {
             latency.append(Line(name: "p99 before", style: 5, times: otherTimeline, values: p99.values))
         }
-        html += lineChart(id: "latency", title: "Latency per second, ms (log scale)", lines: latency, span: span, logarithmic: true)
-        html += histogramChart(run.histogram)
-        html += lineChart(id: "errors", title: "Errors and lost connections per second", lines: [
+        drawings.append(lineChart(.latency, title: "Latency per second, ms (log scale)", lines: latency, span: span, logarithmic: true))
+        drawings.append(histogramChart(run.histogram))
+        drawings.append(lineChart(.errors, title: "Errors and lost connections per second", lines: [
             Line(name: "errors", style: 2, times: timeline, values: timeline.rates(series.errors)),
             Line(name: "dropped", style: 4, times: timeline, values: timeline.rates(series.dropped)),
             Line(name: "failed to connect", style: 3, times: timeline, values: timeline.rates(series.failed)),
-        ], span: span)
+        ], span: span))
         var cpu = [Line(name: "client", style: 1, times: timeline, values: timeline.percents(series.cpuSeconds))]
         if let server = series.serverCPUSeconds {
             cpu.append(Line(name: "server", style: 2, times: timeline, values: timeline.percents(server)))
         }
-        html += lineChart(id: "cpu", title: "CPU, % of one core" + (series.serverCPUSeconds == nil ? " (server: pass --server-pid)" : ""),
-                          lines: cpu, span: span)
-        return html + "</div></section>\n"
+        drawings.append(lineChart(.cpu, title: "CPU, % of one core" + (series.serverCPUSeconds == nil ? " (server: pass --server-pid)" : ""),
+                                  lines: cpu, span: span))
+        return drawings
     }
 
     /// Errors by code and lost connections by reason: text from the server, escaped.
@@ -238,7 +268,8 @@ public enum LoadReportPage {
     }
 
     /// Lines over time, each second a step (a second is one count, not a point between two).
-    private static func lineChart(id: String, title: String, lines: [Line], span: Double, logarithmic: Bool = false) -> String {
+    private static func lineChart(_ chart: Chart, title: String, lines: [Line], span: Double, logarithmic: Bool = false) -> Drawing {
+        let id = chart.rawValue
         let values = lines.flatMap { $0.values.compactMap { $0 } }
         let scale: Scale
         if logarithmic {
@@ -266,15 +297,13 @@ public enum LoadReportPage {
             svg += "<path class=\"line s\(line.style)\" fill=\"none\" stroke=\"\(palette[line.style - 1])\" stroke-width=\"1.8\"\(dashes) d=\"\(path)\"><title>\(escape(line.name))</title></path>\n"
         }
         svg += "</svg>\n"
-        return figure(id: id, title: title, svg: svg, legend: lines.map { ($0.name, $0.style) })
+        return Drawing(chart: chart, title: title, svg: svg, legend: lines.map { ($0.name, $0.style) })
     }
 
     /// The whole run's latencies in log-scaled buckets: a bar each, its width the bucket's range.
-    private static func histogramChart(_ buckets: [(low: Double, high: Double, count: Int)]) -> String {
+    private static func histogramChart(_ buckets: [(low: Double, high: Double, count: Int)]) -> Drawing {
         let title = "Latency histogram, whole run (ms, log scale)"
-        guard !buckets.isEmpty else {
-            return "<figure id=\"chart-histogram\" class=\"chart\"><figcaption>\(title)</figcaption><p>No flip was answered.</p></figure>\n"
-        }
+        guard !buckets.isEmpty else { return Drawing(chart: .histogram, title: title, svg: nil, legend: []) }
         // The first bucket starts at 0, which a log scale cannot place: it is drawn as wide as the next.
         let lows = buckets.map { $0.low > 0 ? $0.low : $0.high / 2 }
         let low = lows.min()!
@@ -292,12 +321,14 @@ public enum LoadReportPage {
             svg += "<path class=\"bar\" fill=\"\(palette[0])\" d=\"M\(x0) \(bottom)V\(y)H\(x1)V\(bottom)Z\"><title>\(number(bucket.low))–\(number(bucket.high)) ms: \(bucket.count)</title></path>\n"
         }
         svg += "</svg>\n"
-        return figure(id: "histogram", title: title, svg: svg, legend: [("% of flips", 1)])
+        return Drawing(chart: .histogram, title: title, svg: svg, legend: [("% of flips", 1)])
     }
 
-    private static func figure(id: String, title: String, svg: String, legend: [(String, Int)]) -> String {
-        var html = "<figure id=\"chart-\(id)\" class=\"chart\"><figcaption>\(escape(title))</figcaption>\n" + svg
-        html += "<p class=\"legend\">" + legend.map { "<span class=\"k\($0.1)\">\(escape($0.0))</span>" }.joined(separator: " ") + "</p>"
+    private static func figure(_ drawing: Drawing) -> String {
+        let head = "<figure id=\"chart-\(drawing.chart.rawValue)\" class=\"chart\"><figcaption>\(escape(drawing.title))</figcaption>"
+        guard let svg = drawing.svg else { return head + "<p>No flip was answered.</p></figure>\n" }
+        var html = head + "\n" + svg
+        html += "<p class=\"legend\">" + drawing.legend.map { "<span class=\"k\($0.1)\">\(escape($0.0))</span>" }.joined(separator: " ") + "</p>"
         return html + "</figure>\n"
     }
 

@@ -34,6 +34,8 @@ public struct LoadRunSummary: Sendable, Equatable {
     public var target: String
     public var transport: String
     public var concurrency: Int
+    /// The event loops the run's connections were spread over; nil for a run's JSON from before loops.
+    public var loops: Int?
     public var strategy: String
     public var thinkMilliseconds: Int
     public var durationSeconds: Double
@@ -119,6 +121,7 @@ public struct LoadRunSummary: Sendable, Equatable {
         target = try fields.string("target")
         transport = try fields.string("transport")
         concurrency = try fields.integer("concurrency")
+        loops = object["loops"] == nil ? nil : try fields.integer("loops")
         strategy = try fields.string("strategy")
         thinkMilliseconds = try fields.integer("think_ms")
         durationSeconds = try fields.number("duration_s")

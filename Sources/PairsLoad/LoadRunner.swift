@@ -11,6 +11,9 @@ import PairsWire
 /// bots going over real TCP until enough games have finished or the time is up, measures every flip, and
 /// reports.
 ///
+/// This is one event loop's worth of the run (`configuration.loops` is not read here): `LoadRunGroup` deals
+/// a run's games out to several runners, one per loop, and merges their reports.
+///
 /// How it is built, and why (the load client must cost less CPU than the server it drives, or it measures
 /// itself):
 /// - One serial queue owns everything, as in the server, so nothing needs a lock. That is the
@@ -102,6 +105,10 @@ public final class LoadRunner: @unchecked Sendable {
     private var startServerCPU: Double?
     private var stopServerCPU: Double?
     private var lastProgressFlips = 0
+    /// Set when this runner is one loop of a `LoadRunGroup`: the run's common start (so every loop's seconds
+    /// are the same seconds), and what to call when this loop stops measuring. The group reads the CPU,
+    /// which is the whole process's, and prints the progress; a part does neither.
+    private var part: (start: UInt64, finished: @Sendable () -> Void)?
 
     /// Raises the descriptor limit as far as it goes and checks the run fits in it, and resolves the server's
     /// address; nothing connects until `start`.
@@ -141,6 +148,18 @@ public final class LoadRunner: @unchecked Sendable {
         }
     }
 
+    /// Starts the run as one loop of a `LoadRunGroup`, whose seconds begin at `start`; `finished` is called
+    /// when this loop stops measuring, before its goodbyes, and `completion` with its report (CPU not read).
+    func start(asPartFrom start: UInt64, finished: @escaping @Sendable () -> Void,
+               completion: @escaping @Sendable (LoadReport) -> Void) {
+        queue.async { [self] in
+            guard phase == .notStarted else { return }
+            part = (start, finished)
+            self.completion = completion
+            begin()
+        }
+    }
+
     /// Ends the run early (Ctrl-C): the games in flight are counted as unfinished and the report follows.
     public func stop() {
         queue.async { [self] in finish() }
@@ -150,11 +169,16 @@ public final class LoadRunner: @unchecked Sendable {
 
     private func begin() {
         phase = .running
-        startTime = MonotonicClock.nanoseconds()
-        startCPU = ProcessCPU.ownSeconds()
-        startServerCPU = configuration.serverPID.flatMap { ProcessCPU.seconds(ofProcess: $0) }
-        statistics.timeline.begin(at: startTime, cpu: startCPU, serverCPU: startServerCPU)
-        schedule(at: statistics.timeline.startOfSecond(1), .secondOfRun, target: 1)
+        if let part {
+            startTime = part.start
+            statistics.timeline.begin(at: startTime, cpu: 0, serverCPU: nil)
+        } else {
+            startTime = MonotonicClock.nanoseconds()
+            startCPU = ProcessCPU.ownSeconds()
+            startServerCPU = configuration.serverPID.flatMap { ProcessCPU.seconds(ofProcess: $0) }
+            statistics.timeline.begin(at: startTime, cpu: startCPU, serverCPU: startServerCPU)
+            schedule(at: statistics.timeline.startOfSecond(1), .secondOfRun, target: 1)
+        }
 
         let interval = configuration.ratePerConnection.map { UInt64(1_000_000_000 / $0) } ?? 0
         let count = configuration.gamesInFlight
@@ -206,15 +230,17 @@ public final class LoadRunner: @unchecked Sendable {
         phase = .ending
         let now = MonotonicClock.nanoseconds()
         stopTime = now
-        stopCPU = ProcessCPU.ownSeconds()
-        stopServerCPU = configuration.serverPID.flatMap { ProcessCPU.seconds(ofProcess: $0) }
+        if part == nil {
+            stopCPU = ProcessCPU.ownSeconds()
+            stopServerCPU = configuration.serverPID.flatMap { ProcessCPU.seconds(ofProcess: $0) }
+        }
         progressSource?.cancel()
         timers.removeAll()
         for game in games where game.status != .abandoned {
             recordUnfinishedFlips(of: game, now: now)
             if game.isInProgress { statistics.gamesUnfinished += 1 }
         }
-        statistics.timeline.close(at: now, cpu: stopCPU, serverCPU: stopServerCPU)
+        statistics.timeline.close(at: now, cpu: stopCPU, serverCPU: stopServerCPU, keepingSliver: part != nil)
         for connection in connections {
             switch connection.status {
             case .open: beginLeaving(connection, now: now)
@@ -224,6 +250,7 @@ public final class LoadRunner: @unchecked Sendable {
             }
         }
         schedule(at: now + LoadConfiguration.leaveDrainSeconds * MonotonicClock.nanosecondsPerSecond, .endOfDrain, target: 0)
+        part?.finished()
         checkDrained()
     }
 
@@ -260,6 +287,7 @@ public final class LoadRunner: @unchecked Sendable {
         completion?(makeReport())
         completion = nil
         progress = nil
+        part = nil
     }
 
     private func makeReport() -> LoadReport {
@@ -289,21 +317,23 @@ public final class LoadRunner: @unchecked Sendable {
 
     private func reportProgress() {
         guard phase == .running, let progress else { return }
-        let elapsed = Double(MonotonicClock.nanoseconds() - startTime) / 1e9
-        let flipsThisSecond = statistics.flips - lastProgressFlips
+        progress(takeProgress().line(elapsed: Double(MonotonicClock.nanoseconds() - startTime) / 1e9))
+    }
+
+    /// The counts for a progress line, and the flips and latencies since the last one (which it forgets).
+    func takeProgress() -> LoadProgress {
+        dispatchPrecondition(condition: .onQueue(queue))
+        var taken = LoadProgress()
+        taken.connectionsOpened = statistics.connectionsOpened
+        taken.connectionsRequested = connections.count
+        taken.games = statistics.games
+        taken.flips = statistics.flips - lastProgressFlips
         lastProgressFlips = statistics.flips
-        let recent = statistics.recentLatency
+        taken.errors = statistics.errorCount
+        taken.connectionsLost = statistics.connectionFailures.values.reduce(0, +) + statistics.connectionsDropped.values.reduce(0, +)
+        taken.latency = statistics.recentLatency
         statistics.recentLatency.reset()
-        var line = "\(LoadReport.fixed(elapsed, 0))s"
-        let opened = statistics.connectionsOpened
-        if opened < connections.count { line += "  connected \(opened)/\(connections.count)" }
-        line += "  games \(statistics.games)  flips/s \(flipsThisSecond)"
-        line += "  p50 \(LoadReport.milliseconds(recent.value(atQuantile: 0.5)))"
-        line += "  p99 \(LoadReport.milliseconds(recent.value(atQuantile: 0.99)))"
-        line += "  errors \(statistics.errorCount)"
-        let lost = statistics.connectionFailures.values.reduce(0, +) + statistics.connectionsDropped.values.reduce(0, +)
-        if lost > 0 { line += "  connections lost \(lost)" }
-        progress(line)
+        return taken
     }
 
     // MARK: Events and timers

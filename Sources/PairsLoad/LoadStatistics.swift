@@ -80,4 +80,28 @@ public struct LoadStatistics: Sendable {
         connectionsDropped[reason, default: 0] += 1
         timeline.countDrop(at: now)
     }
+
+    /// Adds another loop's counts, exactly: the latency histograms bucket by bucket, the timeline second by
+    /// second (`LoadTimeline.add`), the counts by code and reason key by key.
+    mutating func add(_ other: LoadStatistics) {
+        latency.add(other.latency)
+        recentLatency.add(other.recentLatency)
+        flipsSent += other.flipsSent
+        flips += other.flips
+        flipsRefused += other.flipsRefused
+        resends += other.resends
+        unfinishedFlips += other.unfinishedFlips
+        unfinishedMaxNanoseconds = max(unfinishedMaxNanoseconds, other.unfinishedMaxNanoseconds)
+        games += other.games
+        gamesForfeited += other.gamesForfeited
+        gamesAbandoned += other.gamesAbandoned
+        gamesUnfinished += other.gamesUnfinished
+        errors.merge(other.errors, uniquingKeysWith: +)
+        errorCount += other.errorCount
+        connectionsOpened += other.connectionsOpened
+        connectionFailures.merge(other.connectionFailures, uniquingKeysWith: +)
+        connectionsDropped.merge(other.connectionsDropped, uniquingKeysWith: +)
+        timeline.add(other.timeline)
+        unreadableLines += other.unreadableLines
+    }
 }

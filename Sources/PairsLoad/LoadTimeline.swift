@@ -120,7 +120,10 @@ public struct LoadTimeline: Sendable {
     /// Ends the run at `now` with the CPU used so far: the last second is kept (counted into the one
     /// before when it is a sliver) and the CPU differences are taken. Whatever is counted later (a goodbye
     /// answered with an error) lands in the last second.
-    mutating func close(at now: UInt64, cpu: Double, serverCPU: Double?) {
+    ///
+    /// A loop of a run on several loops keeps even a sliver (`keepingSliver`), so each of its counts stays
+    /// in the second it happened in until the run's own timeline, closed last, decides for the whole run.
+    mutating func close(at now: UInt64, cpu: Double, serverCPU: Double?, keepingSliver: Bool = false) {
         guard !isClosed else { return }
         _ = at(now)
         durationNanoseconds = now &- start
@@ -128,7 +131,7 @@ public struct LoadTimeline: Sendable {
         closeCurrent()
         isClosed = true
         cpuReadings[seconds.count] = (cpu, serverCPU)
-        if seconds.count > 1, lastLength < Self.shortestLastSecondNanoseconds {
+        if !keepingSliver, seconds.count > 1, lastLength < Self.shortestLastSecondNanoseconds {
             let last = seconds.removeLast()
             cpuReadings[seconds.count] = cpuReadings[seconds.count + 1]
             seconds[seconds.count - 1].merge(last)
@@ -139,6 +142,20 @@ public struct LoadTimeline: Sendable {
             if let server = to.server, let earlier = from.server { seconds[index].serverCPUSeconds = server - earlier }
         }
         cpuReadings = [:]
+    }
+}
+
+extension LoadTimeline {
+    /// Adds the counts of `other`, a closed timeline of another loop of the same run (begun at the same
+    /// moment), second by second; the CPU readings are this timeline's own, since CPU time is the whole
+    /// process's. This one closes last (the run's end, after every loop's); a loop's last second beyond its
+    /// seconds (a sliver, which a loop keeps and this timeline counts into the second before) is counted
+    /// into its last, as the sliver's counts of a run on one loop are.
+    mutating func add(_ other: LoadTimeline) {
+        precondition(isClosed && other.isClosed, "timelines are added once closed")
+        for (index, second) in other.seconds.enumerated() {
+            seconds[Swift.min(index, seconds.count - 1)].merge(second)
+        }
     }
 }
 

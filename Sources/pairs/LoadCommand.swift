@@ -25,6 +25,9 @@ enum LoadCommand {
       --duration S        stop after S seconds (default 10 when --games is not given; with both, whichever
                           comes first)
       --concurrency C     games at once, 2 connections each, 1 with --solo (default 100)
+      --loops K           event loops to spread the connections over, each a thread's worth of work, so one
+                          pairs load can drive a server on many cores (default: the cores this process may
+                          run on, \(ProcessorAffinity.coreCount()) here; never more than the games at once)
       --strategy NAME     memory or random (default memory)
       --think-ms MS       milliseconds a bot waits after a state before flipping, 0-\(BotConfiguration.maxThinkMilliseconds) (default 0)
       --rate R            requests per second per connection at most (default: no limit)
@@ -46,7 +49,7 @@ enum LoadCommand {
     A rate_limited reply is counted and the request resent after a backoff; a dropped connection
     abandons its game and the run goes on. Ctrl-C ends the run early and still prints the summary.
 
-    JSON keys: target, transport (lines or ws), concurrency, strategy, think_ms, duration_s, games, games_per_s, games_forfeited,
+    JSON keys: target, transport (lines or ws), concurrency, loops, strategy, think_ms, duration_s, games, games_per_s, games_forfeited,
     games_abandoned, games_unfinished, flips, flips_per_s, flips_sent, flips_refused, resends,
     latency_ms {p50, p90, p99, p999, max, samples}, unfinished_flips, unfinished_max_ms,
     errors {CODE: count}, errors_total, connections {requested, opened, failed, dropped},
@@ -57,18 +60,23 @@ enum LoadCommand {
     run; a latency of a second with none is null), latency_histogram_ms [[low, high, count], ...] (the
     whole run's latencies in buckets four to a doubling). Durations in seconds, latencies in milliseconds.
 
-    pairs load report RUN.json [--compare OTHER.json] prints the HTML report of a run saved with --json, the
-    same page --report writes.
+    pairs load report RUN.json [--compare OTHER.json] [--svg CHART] prints the HTML report of a run saved with
+    --json, the same page --report writes, or with --svg one of its charts alone as an SVG file.
 
     Exits 0 when the run completes, 1 if no connection could be opened, 2 on a bad option.
     """
 
     static let reportUsage = """
-    usage: pairs load report RUN.json [--compare OTHER.json]
+    usage: pairs load report RUN.json [--compare OTHER.json] [--svg CHART]
 
     Prints the HTML report of a run saved with pairs load --json (the page pairs load --report writes), with
-    a before and after comparison against OTHER.json when given. Exits 1 if a file cannot be read or is not
-    the JSON of pairs load --json, 2 on a bad option.
+    a before and after comparison against OTHER.json when given.
+
+      --svg CHART   print only this chart of the report, as a standalone SVG file (for a page of its own,
+                    such as BENCHMARKS.md): \(LoadReportPage.Chart.allCases.map(\.rawValue).joined(separator: ", "))
+
+    Exits 1 if a file cannot be read or is not the JSON of pairs load --json, or the run has nothing to draw
+    in the chart asked for (no series, or no flip answered), 2 on a bad option.
     """
 
     /// What `pairs load` was asked to do besides the run itself.
@@ -90,9 +98,9 @@ enum LoadCommand {
         }
         let signals = SignalWatcher([SIGINT, SIGTERM])
         signal(SIGPIPE, SIG_IGN)
-        let runner: LoadRunner
+        let runner: LoadRunGroup
         do {
-            runner = try LoadRunner(configuration: parsed.configuration)
+            runner = try LoadRunGroup(configuration: parsed.configuration)
         } catch {
             printError("pairs load: \(error)")
             return 1
@@ -141,13 +149,13 @@ enum LoadCommand {
         return true
     }
 
-    /// `pairs load report RUN.json [--compare OTHER.json]`.
+    /// `pairs load report RUN.json [--compare OTHER.json] [--svg CHART]`.
     static func report(_ arguments: [String]) -> Int32 {
-        let parsed: (run: String, baseline: String?)
+        let parsed: (run: String, baseline: String?, chart: LoadReportPage.Chart?)
         switch invocation(of: "load report", arguments, usage: reportUsage, parse: { arguments throws(UsageError) in
-            let (run, rest) = try QueryCommand.positional(arguments, what: "run's JSON file", valueFlags: ["compare"])
-            let flags = try Flags(rest, known: ["compare"])
-            return (run, flags.string("compare"))
+            let (run, rest) = try QueryCommand.positional(arguments, what: "run's JSON file", valueFlags: ["compare", "svg"])
+            let flags = try Flags(rest, known: ["compare", "svg"])
+            return (run, flags.string("compare"), try flags.choice("svg", of: LoadReportPage.Chart.self))
         }) {
         case .exit(let status): return status
         case .run(let files): parsed = files
@@ -155,7 +163,15 @@ enum LoadCommand {
         do {
             let run = try LoadRunSummary(contentsOf: parsed.run)
             let baseline = try parsed.baseline.map { path throws(LoadRunFileError) in try LoadRunSummary(contentsOf: path) }
-            StandardStream.write(LoadReportPage.html(run, comparedWith: baseline))
+            guard let chart = parsed.chart else {
+                StandardStream.write(LoadReportPage.html(run, comparedWith: baseline))
+                return 0
+            }
+            guard let svg = LoadReportPage.svg(chart, of: run, comparedWith: baseline) else {
+                printError("pairs load report: \(parsed.run) has no \(chart.rawValue) chart to draw (no series, or no flip answered)")
+                return 1
+            }
+            StandardStream.write(svg)
             return 0
         } catch {
             printError("pairs load report: \(error)")
@@ -165,7 +181,7 @@ enum LoadCommand {
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         let flags = try Flags(arguments, known: Set([
-            "host", "port", "transport", "games", "duration", "concurrency", "strategy", "think-ms", "rate", "room-prefix",
+            "host", "port", "transport", "games", "duration", "concurrency", "loops", "strategy", "think-ms", "rate", "room-prefix",
             "server-pid", "seed", "report", "compare",
         ]).union(RuleFlags.names), switches: Set(["json"]).union(RuleFlags.switches))
         var configuration = LoadConfiguration()
@@ -181,6 +197,7 @@ enum LoadCommand {
             configuration.durationSeconds = seconds
         }
         configuration.concurrency = try flags.integer("concurrency", in: 1...100_000) ?? configuration.concurrency
+        configuration.loops = try flags.integer("loops", in: 1...LoadConfiguration.maxLoops) ?? configuration.loops
         configuration.strategy = try flags.choice("strategy", of: StrategyKind.self) ?? configuration.strategy
         configuration.thinkMilliseconds = try flags.integer("think-ms", in: 0...BotConfiguration.maxThinkMilliseconds) ?? 0
         configuration.rules = try flags.ruleChoices()

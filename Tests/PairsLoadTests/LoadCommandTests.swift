@@ -127,7 +127,7 @@ struct LoadCommandTests {
         #expect(run.status == 0)
         for option in ["--host", "--port", "--games", "--duration", "--concurrency", "--strategy", "--think-ms", "--pairs",
                        "--reveal-ms", "--turn-seconds", "--rate", "--room-prefix", "--server-pid", "--json", "--solo", "--match",
-                       "--deck", "--scoring", "--game-seconds", "--peek-ms", "--report", "--compare", "pairs load report"] {
+                       "--deck", "--scoring", "--game-seconds", "--peek-ms", "--report", "--compare", "pairs load report", "--loops", "--svg"] {
             #expect(run.stdout.contains(option))
         }
         for key in LoadReport.jsonKeys { #expect(run.stdout.contains(key), "\(key) is not documented") }
@@ -173,6 +173,36 @@ struct LoadCommandTests {
         let badCompare = try PairsRun(common + ["--report", page, "--compare", page], within: 10)
         #expect(badCompare.status == 2, "a bad --compare is refused before the run")
         #expect(badCompare.stderr.contains("--compare \(page): not JSON"), "stderr: \(badCompare.stderr)")
+    }
+
+    @Test("pairs load report --svg cuts one chart out of a real run's report: a complete SVG document whose paths have points, the very drawing the page shows")
+    func chartCutOut() throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let json = directory.appendingPathComponent("run.json").path
+        let run = try PairsRun(["load", "--host", "127.0.0.1", "--port", "\(server.port)", "--games", "12", "--concurrency", "3",
+                                "--json", "--server-pid", "\(getpid())"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        try (run.stdout + "\n").write(toFile: json, atomically: true, encoding: .utf8)
+        let page = try PairsRun(["load", "report", json])
+        #expect(page.status == 0, "stderr: \(page.stderr)")
+
+        for chart in LoadReportPage.Chart.allCases {
+            let cut = try PairsRun(["load", "report", json, "--svg", chart.rawValue])
+            #expect(cut.status == 0, "\(chart): \(cut.stderr)")
+            #expect(cut.stdout.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""), "\(chart)")
+            #expect(cut.stdout.hasSuffix("</svg>"), "\(chart)")
+            let (paths, _) = try svgPaths(ofPage: cut.stdout)
+            // The axes are one path; the lines or bars the others, each with points.
+            #expect(paths.filter { pointCount($0) >= 2 }.count >= 2, "\(chart): \(paths)")
+            #expect(page.stdout.contains(cut.stdout), "\(chart) is the page's own drawing")
+        }
+        let unknown = try PairsRun(["load", "report", json, "--svg", "pie"], within: 10)
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("--svg must be throughput or games or latency or histogram or errors or cpu, not 'pie'"),
+                "stderr: \(unknown.stderr)")
     }
 }
 

@@ -141,6 +141,7 @@ struct LoadReportPageTests {
             #expect(page.contains("data-key=\"\(item.key)\">\(item.value)</dd>"), "\(item.key)")
         }
         #expect(page.contains("data-key=\"flips\">\(report.flips)</dd>"))
+        #expect(summary.loops == 1 && page.contains("data-key=\"loops\">1</dd>"))
         let (paths, charts) = try svgPaths(ofPage: page)
         #expect(charts == ["chart-throughput", "chart-games", "chart-latency", "chart-histogram", "chart-errors", "chart-cpu"])
         #expect(paths.contains { pointCount($0) >= 2 })
