@@ -78,7 +78,9 @@ struct LoadReportPageTests {
         #expect(total.flips == report.flips && report.flips > 0)
         #expect(total.games == report.games && report.games == 10)
         #expect(total.errors == report.errorCount && report.errorCount > 0, "errors: \(report.errors)")
-        #expect(total.dropped == report.connectionDropCount && report.connectionDropCount == 1, "\(report.connectionsDropped)")
+        // At least the cut one: on a starved machine a connection's resends can reach the server in one
+        // bunch and be cut for flooding too. What is tested is that the seconds count every drop.
+        #expect(total.dropped == report.connectionDropCount && report.connectionDropCount >= 1, "\(report.connectionsDropped)")
         #expect(total.failed == report.connectionFailureCount)
 
         var merged = LatencyHistogram()
