@@ -149,3 +149,28 @@ struct SwissDirectorTests {
         #expect(started == [rules, rules])
     }
 }
+
+@Suite("Swiss director: protocol.md's example")
+struct DocumentedSwissTests {
+    @Test("five players after round 1 (ann beat bob, cat drew dan, eve's bye) stand and pair as protocol.md's example shows")
+    func documentedRound() throws {
+        var harness = DirectorHarness(.swiss(rounds: 3))
+        let ratings = ["ann": 1900, "bob": 1800, "cat": 1700, "dan": 1600, "eve": 1500]
+        try harness.join(["ann", "bob", "cat", "dan", "eve"], rating: { ratings[$0]! })
+        try harness.start()
+        #expect(harness.playing.map(\.seats) == [["ann", "bob"], ["cat", "dan"]])
+        harness.seatEveryone()
+        try harness.end(gameOf: "ann", .won(by: "ann"))
+        try harness.end(gameOf: "cat", .draw)
+        #expect(harness.director.round == 2)
+        #expect(harness.playing.map(\.seats) == [["ann", "cat"], ["dan", "eve"]])
+        let rows = harness.director.standings
+        #expect(rows.map(\.name) == ["ann", "bob", "eve", "cat", "dan"])
+        #expect(rows.map(\.score) == [2, 2, 2, 1, 1])
+        #expect(rows.map(\.games) == [1, 1, 0, 1, 1])
+        #expect(rows.map(\.buchholz) == [2, 2, 0, 1, 1])
+        #expect(rows.map(\.sonnebornBerger) == [4, 0, 0, 1, 1])
+        let bye = harness.actions.compactMap { if case .roundStarted(2, _, let bye) = $0 { bye } else { nil } }
+        #expect(bye == ["bob"])
+    }
+}

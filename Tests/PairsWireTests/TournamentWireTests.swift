@@ -1,3 +1,4 @@
+import Foundation
 import PairsRules
 @testable import PairsWire
 import Testing
@@ -189,4 +190,38 @@ func badScoreRefused() {
     var line = String(decoding: ServerMessageEncoder.encode(.tournament(swissTournament)).dropLast(), as: UTF8.self)
     line = line.replacingOccurrences(of: #""score":1.5"#, with: #""score":1.3"#)
     #expect(throws: ServerMessageError.badField("score")) { try ServerMessageDecoder.decode(line: Array(line.utf8)) }
+}
+
+/// protocol.md's example of a `tournament` message: a Swiss of five (rated ann, bob, cat, dan, eve from the
+/// top) after round 1 (ann beat bob, cat drew dan, eve had the bye), at the start of round 2, bob's bye
+/// counted. The Swiss director's tests play the same round and find the same standings and pairings.
+let documentedSwiss = TournamentView(
+    name: "cup", format: .swiss, status: .running, creator: "ann", rules: .standard, round: 2, rounds: 3, entrants: 5,
+    standings: [
+        TournamentStanding(rank: 1, name: "ann", score: QuarterPoints(halves: 2), games: 1, buchholz: QuarterPoints(halves: 2), sonnebornBerger: QuarterPoints(quarters: 4)),
+        TournamentStanding(rank: 2, name: "bob", score: QuarterPoints(halves: 2), games: 1, buchholz: QuarterPoints(halves: 2), sonnebornBerger: QuarterPoints(quarters: 0)),
+        TournamentStanding(rank: 3, name: "eve", score: QuarterPoints(halves: 2), games: 0, buchholz: QuarterPoints(halves: 0), sonnebornBerger: QuarterPoints(quarters: 0)),
+        TournamentStanding(rank: 4, name: "cat", score: QuarterPoints(halves: 1), games: 1, buchholz: QuarterPoints(halves: 1), sonnebornBerger: QuarterPoints(quarters: 1)),
+        TournamentStanding(rank: 5, name: "dan", score: QuarterPoints(halves: 1), games: 1, buchholz: QuarterPoints(halves: 1), sonnebornBerger: QuarterPoints(quarters: 1)),
+    ],
+    pairings: [TournamentBoard(room: "cup-3", players: ["ann", "cat"]), TournamentBoard(room: "cup-4", players: ["dan", "eve"])],
+    bye: "bob")
+
+/// protocol.md's example of an arena's `tournament` message.
+let documentedArena = TournamentView(
+    name: "bots", format: .arena, status: .running, creator: "host", rules: .standard, millisecondsLeft: 1_234_567, entrants: 3,
+    standings: [
+        TournamentStanding(rank: 1, name: "b2", score: QuarterPoints(points: 8), games: 3, streak: 3),
+        TournamentStanding(rank: 2, name: "b1", score: QuarterPoints(points: 1), games: 3),
+        TournamentStanding(rank: 3, name: "b3", score: QuarterPoints(points: 1), games: 2, active: false),
+    ],
+    pairings: [TournamentBoard(room: "bots-7", players: ["b1", "b2"])])
+
+@Test("protocol.md's example tournament lines are exactly what the encoder writes", arguments: [documentedSwiss, documentedArena])
+func documentedTournamentLines(view: TournamentView) throws {
+    let document = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("protocol.md")
+    let text = try String(contentsOf: document, encoding: .utf8)
+    let line = String(decoding: ServerMessageEncoder.encode(.tournament(view)).dropLast(), as: UTF8.self)
+    #expect(text.split(separator: "\n").contains { $0 == line }, "\(line)")
 }
