@@ -16,8 +16,9 @@ public enum TextCommand {
         "replay GAME        every move of a finished game",
         "top                the classic game's leaderboard",
         "profile NAME       a player's ratings and last games",
-        "tournament create NAME swiss [rounds R] | arena minutes M  [players N] [claimed]",
-        "tournament join|leave|start|watch NAME, tournament list",
+        "tournament create NAME swiss [rounds R] [players N] [claimed]",
+        "tournament create NAME arena minutes M [players N] [claimed]",
+        "tournament join|leave|start|watch NAME | tournament list",
         "ping | stats | help | quit",
     ]
 
