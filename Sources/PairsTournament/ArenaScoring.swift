@@ -37,8 +37,10 @@ public struct ArenaScore: Sendable, Hashable {
 ///
 /// Free players are ranked by arena score, then rating (so at the start, by rating), then name. From the
 /// top, each is paired with the nearest in that order among those left, skipping the opponent of their
-/// last game; a player whose only partner left is that opponent waits for the next wave, unless the two of
-/// them are all the free players there are.
+/// last game (and anyone whose last game was against them). Players left over have just played each
+/// other: two of them trade with the first pair made (from the top) with which neither meets their last
+/// opponent, or, if none, play each other, as nobody else is left free. So at most one player waits for
+/// the next wave.
 public enum ArenaPairing {
     public struct Candidate: Sendable, Hashable {
         public var name: String
@@ -64,16 +66,29 @@ public enum ArenaPairing {
             if a.rating != b.rating { return a.rating > b.rating }
             return a.name < b.name
         }
-        let alone = free.count == 2
-        var pairs: [[String]] = []
+        func clash(_ a: Candidate, _ b: Candidate) -> Bool { a.name == b.lastOpponent || b.name == a.lastOpponent }
+        var pairs: [(Candidate, Candidate)] = []
+        var waiting: [Candidate] = []
         while !left.isEmpty {
             let top = left.removeFirst()
-            let partner = left.firstIndex { $0.name != top.lastOpponent && $0.lastOpponent != top.name }
-                ?? (alone ? left.indices.first : nil)
-            guard let partner else { continue }  // waits for the next wave
-            let other = left.remove(at: partner)
-            pairs.append(other.seatBalance < top.seatBalance ? [other.name, top.name] : [top.name, other.name])
+            guard let partner = left.firstIndex(where: { !clash(top, $0) }) else { waiting.append(top); continue }
+            pairs.append((top, left.remove(at: partner)))
         }
-        return pairs
+        // Players left over have all just played each other (each skipped the others). Two of them trade
+        // with a pair already made when that makes no rematch; failing that they are the only free players
+        // left, and play each other rather than wait.
+        while waiting.count >= 2 {
+            let x = waiting.removeFirst(), y = waiting.removeFirst()
+            if let index = pairs.firstIndex(where: { !clash(x, $0.0) && !clash(y, $0.1) || !clash(x, $0.1) && !clash(y, $0.0) }) {
+                let (a, b) = pairs[index]
+                pairs[index] = !clash(x, a) && !clash(y, b) ? (x, a) : (x, b)
+                pairs.append(!clash(x, a) && !clash(y, b) ? (y, b) : (y, a))
+            } else {
+                pairs.append((x, y))
+            }
+        }
+        return pairs.map { top, other in
+            other.seatBalance < top.seatBalance ? [other.name, top.name] : [top.name, other.name]
+        }
     }
 }

@@ -59,7 +59,8 @@ public struct TournamentDirector: Sendable {
     /// A player enters, or (an arena's paused player) comes back.
     public mutating func join(_ name: String, rating: Int, claimed: Bool = true, at now: Moment) throws(TournamentError) -> [TournamentAction] {
         if let entrant = entrants[name] {
-            guard !isSwiss, entrant.inactive, status == .running || status == .open else { throw .alreadyEntered }
+            guard !isSwiss, entrant.inactive else { throw .alreadyEntered }
+            guard status == .running else { throw status == .finished ? .finished : .alreadyStarted }
             entrants[name]!.inactive = false
             var actions = [TournamentAction.standingsChanged(standings)]
             if entrant.playing == nil { actions += freed(at: now) }
@@ -124,7 +125,14 @@ public struct TournamentDirector: Sendable {
 
     /// A game ended.
     public mutating func gameEnded(_ game: TournamentGameID, _ result: TournamentGameResult, at now: Moment) throws(TournamentError) -> [TournamentAction] {
-        guard let ended = games.removeValue(forKey: game) else { throw .unknownGame }
+        guard let ended = games[game] else { throw .unknownGame }
+        let named: Set<String> = switch result {
+        case .won(let winner): [winner]
+        case .draw: []
+        case .forfeited(let losers): losers
+        }
+        guard !named.isEmpty || result == .draw, named.isSubset(of: ended.pairing.seats) else { throw .notInGame }
+        games[game] = nil
         var actions = record(ended.pairing, result)
         actions.append(.standingsChanged(standings))
         actions += afterGame(at: now)

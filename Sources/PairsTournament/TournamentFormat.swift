@@ -117,4 +117,6 @@ public enum TournamentError: Error, Sendable, Hashable {
     case claimedNamesOnly
     /// No game in progress has that number.
     case unknownGame
+    /// A result that names someone who is not a player of the game (or a forfeit by nobody).
+    case notInGame
 }

@@ -34,6 +34,9 @@ struct DirectorHarness {
         take(director.advance(to: now))
     }
 
+    /// Moves the clock without letting the director act: for a caller that calls `advance(to:)` itself.
+    mutating func moveClock(to moment: Moment) { now = max(now, moment) }
+
     /// The games started so far, in order, with the seats they were started with.
     var started: [Pairing] {
         actions.compactMap { if case .startGame(let pairing, _, _) = $0 { pairing } else { nil } }

@@ -174,3 +174,23 @@ struct DocumentedSwissTests {
         #expect(bye == ["bob"])
     }
 }
+
+@Suite("Director refusals")
+struct DirectorRefusalTests {
+    @Test("a result naming someone not in the game, a forfeit by nobody, or a game that is not in progress is refused, and changes nothing")
+    func badResultsRefused() throws {
+        var harness = DirectorHarness(.swiss(rounds: 1))
+        try harness.join(["ann", "bob"])
+        try harness.start()
+        let game = try #require(harness.playing.first).game
+        #expect(throws: TournamentError.notInGame) { try harness.director.gameEnded(game, .won(by: "zed"), at: harness.now) }
+        #expect(throws: TournamentError.notInGame) { try harness.director.gameEnded(game, .forfeited(by: []), at: harness.now) }
+        #expect(throws: TournamentError.unknownGame) { try harness.director.gameEnded(TournamentGameID(99), .draw, at: harness.now) }
+        #expect(harness.playing.map(\.game) == [game])
+        try harness.end(gameOf: "ann", .won(by: "bob"))
+        #expect(throws: TournamentError.unknownGame) { try harness.director.gameEnded(game, .draw, at: harness.now) }
+        #expect(harness.finished?.map(\.name) == ["bob", "ann"])
+        #expect(throws: TournamentError.finished) { try harness.director.join("cat", rating: 1500, at: harness.now) }
+        #expect(throws: TournamentError.finished) { try harness.director.leave("ann", at: harness.now) }
+    }
+}
