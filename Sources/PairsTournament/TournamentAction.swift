@@ -8,8 +8,9 @@ public enum TournamentAction: Sendable, Hashable {
     /// A Swiss round began: its pairings (each also sent as `startGame`), and who has the bye.
     case roundStarted(round: Int, pairings: [Pairing], bye: String?)
     /// The standings moved (a game ended, a bye, a player joined, paused or withdrew): tell entrants and
-    /// watchers.
-    case standingsChanged([StandingRow])
+    /// watchers what `standings` says now. Without the rows, so that a caller that coalesces several
+    /// changes into one message computes them once (an arena of 1,000 sorts 1,000 rows a time).
+    case standingsChanged
     /// A Swiss player was withdrawn (left, or forfeited twice): they are paired no more.
     case withdrawn(String)
     /// An arena player is paused (left or disconnected): not paired until they join again.

@@ -62,7 +62,7 @@ public struct TournamentDirector: Sendable {
             guard !isSwiss, entrant.inactive else { throw .alreadyEntered }
             guard status == .running else { throw status == .finished ? .finished : .alreadyStarted }
             entrants[name]!.inactive = false
-            var actions = [TournamentAction.standingsChanged(standings)]
+            var actions = [TournamentAction.standingsChanged]
             if entrant.playing == nil { actions += freed(at: now) }
             return actions
         }
@@ -76,7 +76,7 @@ public struct TournamentDirector: Sendable {
         guard claimed || !configuration.claimedOnly else { throw .claimedNamesOnly }
         entrants[name] = Entrant(rating: rating)
         joinOrder.append(name)
-        var actions = [TournamentAction.standingsChanged(standings)]
+        var actions = [TournamentAction.standingsChanged]
         if status == .open, case .players(let count) = configuration.start, entrants.count >= count {
             actions += begin(at: now)
         } else if status == .running {
@@ -94,11 +94,11 @@ public struct TournamentDirector: Sendable {
         case .open:
             entrants[name] = nil
             joinOrder.removeAll { $0 == name }
-            return [.standingsChanged(standings)]
+            return [.standingsChanged]
         case .running, .finishing:
             guard !entrant.inactive else { return [] }
             entrants[name]!.inactive = true
-            return [isSwiss ? .withdrawn(name) : .paused(name), .standingsChanged(standings)]
+            return [isSwiss ? .withdrawn(name) : .paused(name), .standingsChanged]
         }
     }
 
@@ -134,7 +134,7 @@ public struct TournamentDirector: Sendable {
         guard !named.isEmpty || result == .draw, named.isSubset(of: ended.pairing.seats) else { throw .notInGame }
         games[game] = nil
         var actions = record(ended.pairing, result)
-        actions.append(.standingsChanged(standings))
+        actions.append(.standingsChanged)
         actions += afterGame(at: now)
         return actions
     }
@@ -235,7 +235,7 @@ public struct TournamentDirector: Sendable {
             actions.append(action)
         }
         if let bye = paired.bye { entrants[bye]!.swiss.append(SwissEntry(opponent: nil, points: 2)) }
-        return [.roundStarted(round: round, pairings: pairings, bye: paired.bye)] + actions + [.standingsChanged(standings)]
+        return [.roundStarted(round: round, pairings: pairings, bye: paired.bye)] + actions + [.standingsChanged]
     }
 
     private mutating func makeGame(_ seats: [String], round: Int?, at now: Moment) -> (Pairing, TournamentAction) {

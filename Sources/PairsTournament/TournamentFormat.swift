@@ -28,7 +28,7 @@ public struct TournamentConfiguration: Sendable, Hashable {
     public var start: StartCondition
     /// Whether only claimed names may join (the lobby knows which names are; the director is told).
     public var claimedOnly: Bool
-    /// Players the tournament takes at most.
+    /// Players the tournament takes at most (the wire allows 1024: `TournamentLimits.maxEntrants`).
     public var maxEntrants: Int
     /// How long both players of a game have to take their seats once it is made; whoever has not by then
     /// forfeits it. A minute: the lobby's grace period for a dropped connection.
@@ -41,7 +41,7 @@ public struct TournamentConfiguration: Sendable, Hashable {
     public var roundBreakMilliseconds: Int64
 
     public init(name: String, format: TournamentFormat, rules: RuleSet = .standard, start: StartCondition = .manual,
-                claimedOnly: Bool = false, maxEntrants: Int = 256, startGraceMilliseconds: Int64 = 60_000,
+                claimedOnly: Bool = false, maxEntrants: Int = 1024, startGraceMilliseconds: Int64 = 60_000,
                 pairingDelayMilliseconds: Int64 = 1_000, roundBreakMilliseconds: Int64 = 10_000) {
         self.name = name
         self.format = format
