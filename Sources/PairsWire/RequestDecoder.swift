@@ -201,7 +201,7 @@ public enum RequestDecoder {
     /// A tournament's name, checked against the allowed characters and length.
     static func tournament(_ raw: String) throws(RequestError) -> String {
         guard TournamentLimits.isValidName(raw) else {
-            throw RequestError(.badField, "a tournament name is 1-\(TournamentLimits.maxNameLength) letters, digits, - or _")
+            throw RequestError(.badField, "a tournament name is 1-\(TournamentLimits.maxNameCharacters) letters, digits, - or _")
         }
         return raw
     }

@@ -61,7 +61,7 @@ public struct TournamentCreation: Sendable, Hashable {
 public enum TournamentLimits {
     /// Characters of a tournament's name (`A-Z a-z 0-9 - _`): its games' rooms are named after it with a
     /// number (`cup-12`), and a room name is 32 characters at most.
-    public static let maxNameLength = 20
+    public static let maxNameCharacters = 20
     /// Players a tournament takes: a LAN party's Swiss or the arena of 1,000 bots, with room; it
     /// bounds a pairing and the lines of the standings.
     public static let maxEntrants = 1024
@@ -72,9 +72,9 @@ public enum TournamentLimits {
     /// Minutes of an arena, decimals allowed: from 6 seconds (a test's) to a day.
     public static let minutesRange: ClosedRange<Double> = 0.1...1440
 
-    /// Whether `name` is a tournament's name: 1 to `maxNameLength` of `A-Z a-z 0-9 - _`.
+    /// Whether `name` is a tournament's name: 1 to `maxNameCharacters` of `A-Z a-z 0-9 - _`.
     public static func isValidName(_ name: String) -> Bool {
-        name.utf8.count <= maxNameLength && RoomName.isValid(name)
+        name.utf8.count <= maxNameCharacters && RoomName.isValid(name)
     }
 }
 

@@ -7,7 +7,7 @@ private func decoded(_ text: String) -> Result<Request?, RequestError> {
     Result { () throws(RequestError) in try RequestDecoder.decode(line: Array(text.utf8)) }
 }
 
-private let twentyName = String(repeating: "t", count: TournamentLimits.maxNameLength)
+private let twentyName = String(repeating: "t", count: TournamentLimits.maxNameCharacters)
 
 /// A line and the tournament request it is.
 struct TournamentLine: Sendable, CustomTestStringConvertible {
