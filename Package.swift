@@ -23,6 +23,9 @@ let package = Package(
         // What outlives the server: finished games, claimed names, ratings, in one SQLite file, written off
         // the rooms' queue. Knows nothing of sockets, the wire or the rules' internals.
         .target(name: "PairsStorage", dependencies: ["CSQLite", "CCrypt"]),
+        // Tournaments as pure code: Swiss and arena pairing, scores and tie-breaks, and a director per
+        // tournament that says which games to start and when; reads no clock, like the lobby.
+        .target(name: "PairsTournament", dependencies: ["PairsRules"]),
         // The lobby: rooms, seats, quick match, chat, limits and what every request does. Decides, and says
         // what to send and whom to close; touches no socket and reads no clock.
         .target(name: "PairsLobby", dependencies: ["PairsRules", "PairsWire"]),
@@ -51,6 +54,7 @@ let package = Package(
         .testTarget(name: "PairsStorageTests", dependencies: ["PairsStorage", "CSQLite", "PairsTestSupport"]),
         .testTarget(name: "PairsWireTests", dependencies: ["PairsWire", "PairsRules", "PairsTestSupport"]),
         .testTarget(name: "PairsWebTests", dependencies: ["PairsWeb", "PairsRules", "PairsTestSupport"]),
+        .testTarget(name: "PairsTournamentTests", dependencies: ["PairsTournament", "PairsRules"]),
         .testTarget(name: "PairsLobbyTests", dependencies: ["PairsLobby", "PairsWire", "PairsRules", "PairsTestSupport"]),
         .testTarget(name: "PairsServerTests", dependencies: ["PairsServer", "PairsLobby", "PairsStorage", "PairsWire", "PairsRules", "PairsWeb", "PairsTestSupport"]),
         .testTarget(name: "PairsClientTests", dependencies: ["PairsClient", "PairsBots", "PairsServer", "PairsLobby", "PairsWire", "PairsRules", "PairsTestSupport"]),

@@ -60,6 +60,9 @@ extension Lobby {
         case .profile(let name):
             guard keepsGames(for: client, id: id) else { return }
             append(.query(.profile(name: name), request: id, to: client.id))
+        case .tournament:
+            // Spoken on the wire (docs/tournaments-protocol.md), not yet run by the lobby.
+            refuse(.unknownType, "this server runs no tournaments yet", id: id, to: client)
         }
     }
 

@@ -31,6 +31,8 @@ public enum ClientMessage: Sendable, Hashable {
     indirect case leaderboard(LeaderboardQuery)
     /// A name's ratings, totals and last games.
     case profile(name: String)
+    /// Creating, joining, leaving, starting, listing and watching tournaments.
+    indirect case tournament(TournamentRequest)
 }
 
 extension ClientMessage {

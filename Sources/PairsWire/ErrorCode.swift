@@ -55,4 +55,27 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     /// The store did not answer within its deadline (a stalled disk): the request may or may not have
     /// taken effect; try again later.
     case storageTimeout = "storage_timeout"
+    /// No tournament has that name.
+    case noSuchTournament = "no_such_tournament"
+    /// `tournament_create` with the name of a tournament that exists.
+    case tournamentExists = "tournament_exists"
+    /// The tournament has as many players as it takes.
+    case tournamentFull = "tournament_full"
+    /// The tournament has started: a Swiss takes no one, and it cannot start again.
+    case tournamentStarted = "tournament_started"
+    /// The tournament is over.
+    case tournamentOver = "tournament_over"
+    /// Only the tournament's creator starts it.
+    case notTheCreator = "not_the_creator"
+    /// `tournament_create` whose format, length and rules do not go together: a format other than swiss or
+    /// arena, an arena without minutes, a Swiss with minutes, rounds for an arena, solo rules.
+    case badFormat = "bad_format"
+    /// The tournament takes claimed names only, and the connection's name is not one it proved.
+    case claimedOnly = "claimed_only"
+    /// `tournament_start` with fewer than two players entered.
+    case tooFewPlayers = "too_few_players"
+    /// `tournament_join` of a tournament the name has entered (and is not paused in).
+    case alreadyEntered = "already_entered"
+    /// `tournament_leave` of a tournament the name has not entered.
+    case notEntered = "not_entered"
 }

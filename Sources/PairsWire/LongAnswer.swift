@@ -35,7 +35,7 @@ public struct LongAnswer: Sendable, Hashable {
         guard !isComplete else { throw .alreadyComplete }
         guard let current = message else {
             switch line {
-            case .history, .replay, .leaderboard, .profile, .error: break
+            case .history, .replay, .leaderboard, .profile, .tournament, .tournaments, .error: break
             default: throw .notAnAnswer
             }
             message = line
@@ -66,6 +66,15 @@ public struct LongAnswer: Sendable, Hashable {
             profile.games += next.games
             profile.more = next.more
             message = .profile(profile)
+        case (.tournament(var view), .tournament(let next)) where next.name == view.name:
+            view.standings += next.standings
+            view.pairings += next.pairings
+            view.more = next.more
+            message = .tournament(view)
+        case (.tournaments(var list), .tournaments(let next)):
+            list.tournaments += next.tournaments
+            list.more = next.more
+            message = .tournaments(list)
         default:
             throw .unexpectedLine
         }
@@ -88,6 +97,8 @@ extension ServerMessage {
         case .replayMoves(let part): (part.id, part.more)
         case .leaderboard(let board): (board.id, board.more)
         case .profile(let profile): (profile.id, profile.more)
+        case .tournament(let view): (view.id, view.more)
+        case .tournaments(let list): (list.id, list.more)
         case .error(let error): (error.id, false)
         default: nil
         }

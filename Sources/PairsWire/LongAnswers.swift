@@ -36,6 +36,21 @@ public enum LongAnswers {
                 line.more = more
                 return .profile(line)
             }
+        case .tournament(let view):
+            // The standings, then the games in progress, as many of each as fit a line.
+            enum Part { case standing(TournamentStanding), board(TournamentBoard) }
+            let parts = view.standings.map(Part.standing) + view.pairings.map(Part.board)
+            return pack(parts, limit: limit) { parts, more in
+                var line = view
+                line.standings = parts.compactMap { if case .standing(let row) = $0 { row } else { nil } }
+                line.pairings = parts.compactMap { if case .board(let board) = $0 { board } else { nil } }
+                line.more = more
+                return .tournament(line)
+            }
+        case .tournaments(let list):
+            return pack(list.tournaments, limit: limit) { tournaments, more in
+                .tournaments(TournamentList(tournaments: tournaments, more: more, id: list.id))
+            }
         case .replay(let replay):
             // The first line carries the game and its deal, then as many moves as fit; the rest follow in
             // `replay_moves` lines.

@@ -112,6 +112,13 @@ public enum RequestDecoder {
             return .leaderboard(query)
         case "profile":
             return .profile(name: try name(try fields.string("name")))
+        case "tournament_create":
+            return .tournament(.create(try tournamentCreation(fields)))
+        case "tournament_join": return .tournament(.join(tournament: try tournament(try fields.string("tournament"))))
+        case "tournament_leave": return .tournament(.leave(tournament: try tournament(try fields.string("tournament"))))
+        case "tournament_start": return .tournament(.start(tournament: try tournament(try fields.string("tournament"))))
+        case "tournament_list": return .tournament(.list)
+        case "tournament_watch": return .tournament(.watch(tournament: try tournament(try fields.string("tournament"))))
         default:
             throw RequestError(.unknownType, "unknown type \"\(TextCleaner.cleanChat(type) ?? "")\"; send {\"type\":\"help\"} for the list")
         }
@@ -150,6 +157,53 @@ public enum RequestDecoder {
     private static func ruleChoices(in value: JSONValue, field: String) throws(RequestError) -> RuleChoices {
         guard let object = value.objectValue else { throw RequestError(.badField, "\(field) must be an object of rules") }
         return try ruleChoices(in: object)
+    }
+
+    /// A `tournament_create`: a name, a format with its length (a Swiss's optional rounds, an arena's
+    /// minutes), two-player rules as `join` takes them (in `rules`), when to start and who may join.
+    static func tournamentCreation(in object: JSONObject) throws(RequestError) -> TournamentCreation {
+        try tournamentCreation(Fields(object: object))
+    }
+
+    private static func tournamentCreation(_ fields: Fields) throws(RequestError) -> TournamentCreation {
+        let name = try tournament(try fields.string("name"))
+        guard let format = try fields.optionalString("format") else {
+            throw RequestError(.badFormat, "format must be \"swiss\" or \"arena\"")
+        }
+        let rounds = try fields.optionalInteger("rounds", in: TournamentLimits.roundsRange)
+        let minutes = try fields.optionalNumber("minutes")
+        if let minutes, !TournamentLimits.minutesRange.contains(minutes) {
+            throw RequestError(.badField, "minutes must be \(TournamentLimits.minutesRange.lowerBound)...\(TournamentLimits.minutesRange.upperBound)")
+        }
+        let length: TournamentLength
+        switch (TournamentKind(wireName: format), rounds, minutes) {
+        case (.swiss?, let rounds, nil): length = .rounds(rounds)
+        case (.arena?, nil, let minutes?): length = .milliseconds(Int64((minutes * 60_000).rounded()))
+        case (.swiss?, _, _?): throw RequestError(.badFormat, "a Swiss is played in rounds, not minutes")
+        case (.arena?, _?, _): throw RequestError(.badFormat, "an arena is played for minutes, not rounds")
+        case (.arena?, nil, nil): throw RequestError(.badFormat, "an arena needs minutes")
+        case (nil, _, _): throw RequestError(.badFormat, "format must be \"swiss\" or \"arena\", not \"\(TextCleaner.cleanName(format) ?? "")\"")
+        }
+        var rules = RuleChoices()
+        if let value = fields.object["rules"], !value.isNull { rules = try ruleChoices(in: value, field: "rules") }
+        guard rules.seats != .one else { throw RequestError(.badFormat, "a tournament's games have two players: no solo rules") }
+        let start: TournamentStart
+        switch fields.object["start"] {
+        case nil, .null?, .string("manual")?: start = .manual
+        case .number(.integer(let count))? where TournamentLimits.startPlayersRange.contains(Int(count)): start = .players(Int(count))
+        default:
+            throw RequestError(.badField, "start must be \"manual\" or a number of players, \(TournamentLimits.startPlayersRange.lowerBound)...\(TournamentLimits.startPlayersRange.upperBound)")
+        }
+        return TournamentCreation(name: name, length: length, rules: rules, start: start,
+                                  claimedOnly: try fields.optionalBool("claimed_only") ?? false)
+    }
+
+    /// A tournament's name, checked against the allowed characters and length.
+    static func tournament(_ raw: String) throws(RequestError) -> String {
+        guard TournamentLimits.isValidName(raw) else {
+            throw RequestError(.badField, "a tournament name is 1-\(TournamentLimits.maxNameCharacters) letters, digits, - or _")
+        }
+        return raw
     }
 
     /// A password, taken as it is (not cleaned: it is never shown to anyone), 1 to 256 bytes.
@@ -221,6 +275,16 @@ private struct Fields {
         case nil, .null?: return nil
         case .number(.integer(let value))?: return Int(value)
         default: throw RequestError(.badField, "\(key) must be an integer")
+        }
+    }
+
+    /// A number, with or without a fraction.
+    func optionalNumber(_ key: String) throws(RequestError) -> Double? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .number(.integer(let value))?: return Double(value)
+        case .number(.double(let value))?: return value
+        default: throw RequestError(.badField, "\(key) must be a number")
         }
     }
 

@@ -58,6 +58,8 @@ public enum RequestEncoder {
         case .profile(let name):
             w.key("type"); w.string("profile")
             w.key("name"); w.string(name)
+        case .tournament(let request):
+            writeFields(of: request, to: &w)
         }
         switch request.id {
         case nil: break
@@ -68,6 +70,35 @@ public enum RequestEncoder {
         var bytes = w.bytes
         bytes.append(UInt8(ascii: "\n"))
         return bytes
+    }
+
+    private static func writeFields(of request: TournamentRequest, to w: inout JSONWriter) {
+        func named(_ type: String, _ tournament: String) {
+            w.key("type"); w.string(type)
+            w.key("tournament"); w.string(tournament)
+        }
+        switch request {
+        case .create(let creation):
+            w.key("type"); w.string("tournament_create")
+            w.key("name"); w.string(creation.name)
+            w.key("format"); w.string(creation.length.kind.wireName)
+            switch creation.length {
+            case .rounds(let rounds?): w.key("rounds"); w.integer(rounds)
+            case .rounds(nil): break
+            case .milliseconds(let milliseconds): w.key("minutes"); writeMinutes(milliseconds, to: &w)
+            }
+            if creation.rules != RuleChoices() { w.key("rules"); w.beginObject(); writeFields(of: creation.rules, to: &w); w.endObject() }
+            switch creation.start {
+            case .manual: w.key("start"); w.string("manual")
+            case .players(let count): w.key("start"); w.integer(count)
+            }
+            w.key("claimed_only"); w.bool(creation.claimedOnly)
+        case .join(let tournament): named("tournament_join", tournament)
+        case .leave(let tournament): named("tournament_leave", tournament)
+        case .start(let tournament): named("tournament_start", tournament)
+        case .list: w.key("type"); w.string("tournament_list")
+        case .watch(let tournament): named("tournament_watch", tournament)
+        }
     }
 
     /// The rules chosen, each as its field of protocol.md; what is not chosen is left out.

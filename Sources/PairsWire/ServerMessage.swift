@@ -34,6 +34,11 @@ public enum ServerMessage: Sendable, Hashable {
     case leaderboard(Leaderboard)
     /// The answer to `profile`, or one line of it.
     case profile(PlayerProfile)
+    /// A tournament's status, standings and games, to its entrants and watchers whenever it changes, and
+    /// in answer to the requests about it; or one line of it.
+    case tournament(TournamentView)
+    /// The answer to `tournament_list`, or one line of it.
+    case tournaments(TournamentList)
 }
 
 /// The greeting: what the server speaks and what to type first.

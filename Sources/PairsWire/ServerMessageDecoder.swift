@@ -193,6 +193,10 @@ public enum ServerMessageDecoder {
                     draws: try totals.integer("draws"), soloPlayed: try totals.integer("solo_played"),
                     soloCleared: try totals.integer("solo_cleared")),
                 games: games, more: try reader.optionalBool("more") ?? false, id: reader.id()))
+        case "tournament":
+            message = .tournament(try tournament(&reader, unknown: &unknown))
+        case "tournaments":
+            message = .tournaments(try tournaments(&reader, unknown: &unknown))
         default:
             return .unknownType(type)
         }
@@ -476,5 +480,99 @@ private struct Reader {
         } catch {
             throw .badField(key)
         }
+    }
+}
+
+extension ServerMessageDecoder {
+    private static func tournament(_ reader: inout Reader, unknown: inout UnknownPart?) throws(ServerMessageError) -> TournamentView {
+        guard let rules = try reader.optionalRules("rules") else { throw .missingField("rules") }
+        let standings = try reader.array("standings").map { value throws(ServerMessageError) in
+            guard let object = value.objectValue else { throw .badField("standings") }
+            var row = Reader(object: object, path: "tournament.standings[]")
+            let standing = TournamentStanding(
+                rank: try row.integer("rank"), name: try row.string("name"), score: try row.points("score"),
+                games: try row.integer("games"), buchholz: try row.optionalPoints("buchholz"),
+                sonnebornBerger: try row.optionalPoints("sonneborn_berger"), streak: try row.integer("streak"),
+                active: try row.bool("active"))
+            row.noteUnknownField(in: &unknown)
+            return standing
+        }
+        let pairings = try reader.array("pairings").map { value throws(ServerMessageError) in
+            guard let object = value.objectValue else { throw .badField("pairings") }
+            var board = Reader(object: object, path: "tournament.pairings[]")
+            let players = try board.array("players").map { value throws(ServerMessageError) in
+                guard let name = value.stringValue else { throw .badField("players") }
+                return name
+            }
+            let result = TournamentBoard(room: try board.string("room"), players: players)
+            board.noteUnknownField(in: &unknown)
+            return result
+        }
+        return TournamentView(
+            name: try reader.string("name"), format: try reader.named("format", of: TournamentKind.self),
+            status: try reader.named("status", of: TournamentPhase.self), creator: try reader.string("creator"),
+            rules: rules, round: try reader.optionalInteger("round"), rounds: try reader.optionalInteger("rounds"),
+            millisecondsLeft: try reader.optionalInteger("ms_left").map(Int64.init), entrants: try reader.integer("entrants"),
+            standings: standings, pairings: pairings, bye: try reader.optionalString("bye"),
+            more: try reader.optionalBool("more") ?? false, id: reader.id())
+    }
+
+    private static func tournaments(_ reader: inout Reader, unknown: inout UnknownPart?) throws(ServerMessageError) -> TournamentList {
+        let summaries = try reader.array("tournaments").map { value throws(ServerMessageError) in
+            guard let object = value.objectValue else { throw .badField("tournaments") }
+            var entry = Reader(object: object, path: "tournaments.tournaments[]")
+            let length: TournamentLength
+            switch try entry.named("format", of: TournamentKind.self) {
+            case .swiss: length = .rounds(try entry.optionalInteger("rounds"))
+            case .arena:
+                guard let minutes = try entry.number("minutes") else { throw .missingField("minutes") }
+                length = .milliseconds(Int64((minutes * 60_000).rounded()))
+            }
+            guard let rules = try entry.optionalRules("rules") else { throw .missingField("rules") }
+            let start: TournamentStart
+            switch entry.value("start") {
+            case .string("manual")?: start = .manual
+            case .number(.integer(let count))?: start = .players(Int(count))
+            case nil: throw .missingField("start")
+            default: throw .badField("start")
+            }
+            let summary = TournamentSummary(
+                name: try entry.string("name"), length: length, status: try entry.named("status", of: TournamentPhase.self),
+                creator: try entry.string("creator"), entrants: try entry.integer("entrants"), rules: rules, start: start,
+                claimedOnly: try entry.bool("claimed_only"))
+            entry.noteUnknownField(in: &unknown)
+            return summary
+        }
+        return TournamentList(tournaments: summaries, more: try reader.optionalBool("more") ?? false, id: reader.id())
+    }
+}
+
+extension Reader {
+    /// A string field naming one value of `type`.
+    mutating func named<Value: WireNamed>(_ key: String, of type: Value.Type) throws(ServerMessageError) -> Value {
+        guard let value = Value(wireName: try string(key)) else { throw .badField(key) }
+        return value
+    }
+
+    /// A number, with or without a fraction.
+    mutating func number(_ key: String) throws(ServerMessageError) -> Double? {
+        switch value(key) {
+        case nil, .null?: return nil
+        case .number(.integer(let value))?: return Double(value)
+        case .number(.double(let value))?: return value
+        default: throw .badField(key)
+        }
+    }
+
+    /// A score in whole quarters (`2.5`, `6.25`).
+    mutating func optionalPoints(_ key: String) throws(ServerMessageError) -> QuarterPoints? {
+        guard let number = try number(key) else { return nil }
+        guard let points = QuarterPoints(number) else { throw .badField(key) }
+        return points
+    }
+
+    mutating func points(_ key: String) throws(ServerMessageError) -> QuarterPoints {
+        guard let points = try optionalPoints(key) else { throw .missingField(key) }
+        return points
     }
 }

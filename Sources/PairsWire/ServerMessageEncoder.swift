@@ -213,6 +213,14 @@ public enum ServerMessageEncoder {
             w.endArray()
             writeMore(profile.more, to: &w)
             writeID(profile.id, to: &w)
+        case .tournament(let view):
+            TournamentJSON.write(view, to: &w)
+            writeMore(view.more, to: &w)
+            writeID(view.id, to: &w)
+        case .tournaments(let list):
+            TournamentJSON.write(list, to: &w)
+            writeMore(list.more, to: &w)
+            writeID(list.id, to: &w)
         }
         w.endObject()
     }

@@ -16,6 +16,9 @@ public enum TextCommand {
         "replay GAME        every move of a finished game",
         "top                the classic game's leaderboard",
         "profile NAME       a player's ratings and last games",
+        "tournament create NAME swiss [rounds R] [players N] [claimed]",
+        "tournament create NAME arena minutes M [players N] [claimed]",
+        "tournament join|leave|start|watch NAME | tournament list",
         "ping | stats | help | quit",
     ]
 
@@ -57,6 +60,8 @@ public enum TextCommand {
         case "profile":
             guard !rest.isEmpty else { throw RequestError(.badField, "usage: profile NAME") }
             return Request(.profile(name: try RequestDecoder.name(String(rest))))
+        case "tournament":
+            return Request(.tournament(try tournament(rest)))
         case "leave": return try noArguments(.leave)
         case "rematch": return try noArguments(.rematch)
         case "list":
@@ -68,6 +73,48 @@ public enum TextCommand {
         default:
             let shown = TextCleaner.cleanName(String(word)) ?? "?"
             throw RequestError(.unknownType, "unknown command \"\(shown)\"; type help for the list")
+        }
+    }
+
+    /// `tournament create NAME swiss [rounds R] [players N] [claimed]`, `tournament create NAME arena minutes M
+    /// [players N] [claimed]`, `tournament join|leave|start|watch NAME`, `tournament list`.
+    private static func tournament(_ text: Substring) throws(RequestError) -> TournamentRequest {
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        let usage = "usage: tournament create NAME swiss [rounds R] | arena minutes M [players N] [claimed]; tournament join|leave|start|watch NAME; tournament list"
+        guard let verb = words.first?.lowercased() else { throw RequestError(.badField, usage) }
+        func named() throws(RequestError) -> String {
+            guard words.count == 2 else { throw RequestError(.badField, usage) }
+            return try RequestDecoder.tournament(words[1])
+        }
+        switch verb {
+        case "join": return .join(tournament: try named())
+        case "leave": return .leave(tournament: try named())
+        case "start": return .start(tournament: try named())
+        case "watch": return .watch(tournament: try named())
+        case "list":
+            guard words.count == 1 else { throw RequestError(.badField, "tournament list takes no arguments") }
+            return .list
+        case "create":
+            guard words.count >= 3 else { throw RequestError(.badField, usage) }
+            // The same checks as the JSON request's: built as its object and decoded as one.
+            var members: [(String, JSONValue)] = [("name", .string(words[1])), ("format", .string(words[2].lowercased()))]
+            var index = 3
+            while index < words.count {
+                let option = words[index].lowercased()
+                if option == "claimed" {
+                    members.append(("claimed_only", .bool(true)))
+                    index += 1
+                    continue
+                }
+                guard ["rounds", "minutes", "players"].contains(option), index + 1 < words.count,
+                      let number = Double(words[index + 1]), number.isFinite else { throw RequestError(.badField, usage) }
+                let value: JSONValue = number == number.rounded() && abs(number) < 1e15 ? .number(.integer(Int64(number))) : .number(.double(number))
+                members.append((option == "players" ? "start" : option, value))
+                index += 2
+            }
+            return .create(try RequestDecoder.tournamentCreation(in: JSONObject(members.map { (key: $0.0, value: $0.1) })))
+        default:
+            throw RequestError(.badField, usage)
         }
     }
 }

@@ -318,6 +318,26 @@ let otherFixtures: [MessageFixture] = {
         MessageFixture("the profile of a name nobody has played", .profile(PlayerProfile(
             name: "new", claimed: false, ratings: [], solo: [],
             totals: PlayerProfile.Totals(games: 0, wins: 0, losses: 0, draws: 0, soloPlayed: 0, soloCleared: 0), games: []))),
+        MessageFixture("a Swiss tournament running, with tie-breaks in halves and quarters, a withdrawn player and a bye",
+                       .tournament(swissTournament)),
+        MessageFixture("an arena finishing, with streaks and a paused player, one line of more",
+                       .tournament(TournamentView(
+                        name: "bots", format: .arena, status: .finishing, creator: awkwardText, rules: finishedRunOut.rules,
+                        millisecondsLeft: 0, entrants: 3,
+                        standings: [TournamentStanding(rank: 1, name: "b1", score: QuarterPoints(points: 14), games: 5, streak: 3),
+                                    TournamentStanding(rank: 2, name: awkwardText, score: QuarterPoints(points: 0), games: 0, active: false)],
+                        pairings: [TournamentBoard(room: "bots-9", players: ["b1", "b3"])], more: true, id: .string("t")))),
+        MessageFixture("an open tournament nobody has entered", .tournament(TournamentView(
+            name: "cup", format: .swiss, status: .open, creator: "host", rules: .standard, round: 0, entrants: 0))),
+        MessageFixture("the tournament list", .tournaments(TournamentList(tournaments: [
+            TournamentSummary(name: "cup", length: .rounds(nil), status: .open, creator: "host", entrants: 7, rules: .standard),
+            TournamentSummary(name: "cup2", length: .rounds(5), status: .running, creator: "ann", entrants: 8, rules: .standard,
+                              start: .players(8), claimedOnly: true),
+            TournamentSummary(name: "blitz", length: .milliseconds(30_000), status: .finished, creator: awkwardText, entrants: 1024,
+                              rules: finishedRunOut.rules),
+            TournamentSummary(name: "long", length: .milliseconds(3_600_000), status: .finishing, creator: "b", entrants: 2, rules: .standard),
+        ], id: .integer(5)))),
+        MessageFixture("an empty tournament list with more", .tournaments(TournamentList(tournaments: [], more: true))),
         MessageFixture("left", .left(room: "kitchen", id: nil)),
         MessageFixture("left with an id", .left(room: "kitchen", id: .integer(12))),
         MessageFixture("help", .help(lines: TextCommand.usage, id: .integer(2))),
@@ -338,6 +358,20 @@ let otherFixtures: [MessageFixture] = {
     }
     return fixtures
 }()
+
+/// A Swiss in its second round: scores, Buchholz and Sonneborn-Berger in halves and quarters.
+let swissTournament = TournamentView(
+    name: "cup", format: .swiss, status: .running, creator: "host", rules: .standard, round: 2, rounds: 3, entrants: 5,
+    standings: [
+        TournamentStanding(rank: 1, name: "ann", score: QuarterPoints(halves: 3), games: 2, buchholz: QuarterPoints(halves: 5),
+                           sonnebornBerger: QuarterPoints(quarters: 9)),
+        TournamentStanding(rank: 2, name: "bob", score: QuarterPoints(halves: 2), games: 1, buchholz: QuarterPoints(halves: 2),
+                           sonnebornBerger: QuarterPoints(quarters: 0)),
+        TournamentStanding(rank: 5, name: "dan", score: QuarterPoints(halves: 0), games: 2, buchholz: QuarterPoints(halves: 7),
+                           sonnebornBerger: QuarterPoints(quarters: 3), active: false),
+    ],
+    pairings: [TournamentBoard(room: "cup-3", players: ["ann", "cat"]), TournamentBoard(room: "cup-4", players: ["bob", "eve"])],
+    bye: "fay", id: .integer(11))
 
 private let allFixtures = stateFixtures + otherFixtures
 
@@ -586,6 +620,44 @@ private func reference(_ message: ServerMessage) -> Ref {
         ]
         if profile.more { members["more"] = .bool(true) }
         id = profile.id
+    case .tournament(let view):
+        members = [
+            "type": "tournament", "name": .string(view.name), "format": .string(view.format.rawValue),
+            "status": .string(view.status.rawValue), "creator": .string(view.creator), "rules": rulesReference(view.rules),
+            "round": view.round.map { .int($0) } ?? .null, "rounds": view.rounds.map { .int($0) } ?? .null,
+            "ms_left": view.millisecondsLeft.map { .int($0) } ?? .null, "entrants": .int(view.entrants),
+            "standings": .array(view.standings.map { row in
+                var entry: [String: Ref] = ["rank": .int(row.rank), "name": .string(row.name), "score": pointsReference(row.score),
+                                            "games": .int(row.games), "streak": .int(row.streak), "active": .bool(row.active)]
+                if let buchholz = row.buchholz { entry["buchholz"] = pointsReference(buchholz) }
+                if let sb = row.sonnebornBerger { entry["sonneborn_berger"] = pointsReference(sb) }
+                return .object(entry)
+            }),
+            "pairings": .array(view.pairings.map { ["room": .string($0.room), "players": .array($0.players.map(Ref.string))] }),
+        ]
+        if let bye = view.bye { members["bye"] = .string(bye) }
+        if view.more { members["more"] = .bool(true) }
+        id = view.id
+    case .tournaments(let list):
+        members = ["type": "tournaments", "tournaments": .array(list.tournaments.map { summary in
+            var entry: [String: Ref] = [
+                "name": .string(summary.name), "status": .string(summary.status.rawValue), "creator": .string(summary.creator),
+                "entrants": .int(summary.entrants), "rules": rulesReference(summary.rules), "claimed_only": .bool(summary.claimedOnly),
+            ]
+            switch summary.length {
+            case .rounds(let rounds): entry["format"] = "swiss"; entry["rounds"] = rounds.map { .int($0) } ?? .null
+            case .milliseconds(let ms):
+                entry["format"] = "arena"
+                entry["minutes"] = ms % 60_000 == 0 ? .int(ms / 60_000) : .double(Double(ms) / 60_000)
+            }
+            switch summary.start {
+            case .manual: entry["start"] = "manual"
+            case .players(let count): entry["start"] = .int(count)
+            }
+            return .object(entry)
+        })]
+        if list.more { members["more"] = .bool(true) }
+        id = list.id
     }
     // The id of the request that caused a message sits at its top level, except in a state (above).
     switch id {
@@ -629,6 +701,11 @@ private func stateReference(_ message: StateMessage) -> [String: Ref] {
         if rules.variant.gameSeconds > 0 { members["game_ms_left"] = state.gameMillisecondsLeft.map { .int($0) } ?? .null }
     }
     return members
+}
+
+/// A tournament score as protocol.md writes it: a whole number, or a decimal of halves or quarters.
+private func pointsReference(_ points: QuarterPoints) -> Ref {
+    points.quarters % 4 == 0 ? .int(points.quarters / 4) : .double(Double(points.quarters) / 4)
 }
 
 /// A finished game's summary as protocol.md describes it.
