@@ -121,7 +121,11 @@ struct RedisClientTests {
         }
         #expect(try other.command("INCR", "counter") == .integer(1))
     }
+}
 
+/// Reading `--cluster` URLs needs no Redis.
+@Suite("Redis endpoints")
+struct RedisEndpointTests {
     @Test("reads redis:// URLs, and refuses what it would have to ignore")
     func endpointURLs() throws {
         #expect(try RedisEndpoint(url: "redis://10.0.0.5:6380") == RedisEndpoint(host: "10.0.0.5", port: 6380))
