@@ -114,7 +114,8 @@ struct ClusterRegistryTests {
     func deadInstanceExpires() throws {
         let redis = try RedisServer()
         let dead = try instance(redis, "dead:1", ttl: Self.shortTTL)
-        let alive = try instance(redis, "alive:1", ttl: Self.shortTTL)
+        // The living instance's entries outlast any stall of a busy machine: only the dead one's may lapse.
+        let alive = try instance(redis, "alive:1")
         let probe = redis.client()
         #expect(try dead.claimRoom("kitchen") == .claimed)
         #expect(try dead.registerToken("t0k3n") == .claimed)
