@@ -88,6 +88,20 @@ struct RedisClientTests {
         #expect(!client.isConnected)
     }
 
+    @Test("reports a peer that accepts but never answers as a lost connection after the command timeout, not a hang")
+    func silentPeerTimesOut() throws {
+        let silent = try SilentListener()
+        defer { silent.close() }
+        let client = RedisClient(endpoint: RedisEndpoint(host: "127.0.0.1", port: silent.port), commandTimeout: .milliseconds(200))
+        let error = #expect(throws: RedisError.self) { try client.command("PING") }
+        guard case .connectionLost(let detail)? = error else {
+            Issue.record("a silent peer threw \(String(describing: error))")
+            return
+        }
+        #expect(detail.contains("no reply within"), "\(detail)")
+        #expect(!client.isConnected)
+    }
+
     @Test("while Redis is down says so with a typed error, and reconnects once it is back")
     func reconnectsAfterRedisRestarts() throws {
         let redis = try RedisServer()

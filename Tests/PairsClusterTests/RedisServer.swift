@@ -94,6 +94,38 @@ final class RedisServer {
     }
 }
 
+/// A socket on 127.0.0.1 that listens and never accepts: the kernel completes connections to it, and nothing
+/// ever answers them, as with a hung Redis.
+final class SilentListener {
+    let port: Int
+    private let fd: Int32
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw SocketFailed(call: "socket", errno: errno) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let listening = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && listen(fd, 8) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard listening else {
+            let failure = SocketFailed(call: "bind/listen", errno: errno)
+            Glibc.close(fd)
+            throw failure
+        }
+        self.fd = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func close() {
+        Glibc.close(fd)
+    }
+}
+
 /// A socket call a test needs failed.
 struct SocketFailed: Error {
     var call: String
