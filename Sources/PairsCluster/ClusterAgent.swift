@@ -32,6 +32,10 @@ public final class ClusterAgent: @unchecked Sendable {
         queue = DispatchQueue(label: label)
     }
 
+    deinit {
+        timer?.cancel()
+    }
+
     /// Announces this instance and starts renewing every `registry.refreshInterval`. Throws when Redis is out
     /// of reach: an instance says so and exits rather than serve without its cluster.
     public func start() throws(RedisError) {
@@ -39,10 +43,11 @@ public final class ClusterAgent: @unchecked Sendable {
         let joined: Result<Void, RedisError> = queue.sync { Result { () throws(RedisError) in try registry.join() } }
         try joined.get()
         queue.sync {
+            guard timer == nil else { return }
             let timer = DispatchSource.makeTimerSource(queue: queue)
             let interval = DispatchTimeInterval.milliseconds(Self.milliseconds(registry.refreshInterval))
             timer.schedule(deadline: .now() + interval, repeating: interval)
-            timer.setEventHandler { [unowned self] in renew() }
+            timer.setEventHandler { [weak self] in self?.renew() }
             timer.resume()
             self.timer = timer
         }
