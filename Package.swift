@@ -45,7 +45,8 @@ let package = Package(
         // <hiredis/hiredis.h> from the system (libhiredis-dev), linked only by builds with the `Cluster` trait.
         .systemLibrary(name: "CHiredis", path: "Sources/CHiredis"),
         // What instances of a cluster share in Redis: which are alive, who owns a room, who waits for a quick
-        // match, where a resume token lives. A synchronous client for a queue of its own. Empty without `Cluster`.
+        // match, where a resume token lives: a synchronous Redis client and registry, run off the rooms' loops on
+        // a queue of their own by `ClusterAgent`. Empty without `Cluster`.
         .target(name: "PairsCluster", dependencies: [.target(name: "CHiredis", condition: .when(traits: ["Cluster"]))]),
         // The one executable: a thin command-line front over the modules above.
         .executableTarget(name: "pairs", dependencies: ["PairsRules", "PairsWire", "PairsLobby", "PairsPolling", "PairsServer", "PairsStorage", "PairsBots", "PairsClient", "PairsLoad"]),
