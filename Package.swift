@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 // Pairs: a two-player Memory match server. The toolchain is the only dependency.
 import PackageDescription
 
@@ -7,6 +7,9 @@ let package = Package(
     products: [
         .executable(name: "pairs", targets: ["pairs"]),
     ],
+    // `Cluster`: several `pairs serve` instances as one service over Redis (and PostgreSQL). Off by default, so
+    // a machine with only the toolchain builds and tests the default server without hiredis or libpq.
+    traits: [.trait(name: "Cluster")],
     targets: [
         // The rules of the game as a pure state machine: no I/O, no clock, no randomness of its own.
         .target(name: "PairsRules"),
@@ -42,6 +45,12 @@ let package = Package(
         .target(name: "PairsClient", dependencies: ["PairsRules", "PairsWire", "PairsPolling", "PairsBots"]),
         // The load generator: thousands of bot games over real TCP from one process, on one epoll set.
         .target(name: "PairsLoad", dependencies: ["PairsBots", "PairsWire", "PairsRules", "PairsPolling", "PairsWeb"]),
+        // <hiredis/hiredis.h> from the system (libhiredis-dev), linked only by builds with the `Cluster` trait.
+        .systemLibrary(name: "CHiredis", path: "Sources/CHiredis"),
+        // What instances of a cluster share in Redis: which are alive, who owns a room, who waits for a quick
+        // match, where a resume token lives: a synchronous Redis client and registry, run off the rooms' loops on
+        // a queue of their own by `ClusterAgent`. Empty without `Cluster`.
+        .target(name: "PairsCluster", dependencies: [.target(name: "CHiredis", condition: .when(traits: ["Cluster"]))]),
         // The one executable: a thin command-line front over the modules above.
         .executableTarget(name: "pairs", dependencies: ["PairsRules", "PairsWire", "PairsLobby", "PairsPolling", "PairsServer", "PairsStorage", "PairsBots", "PairsClient", "PairsLoad"]),
 
@@ -58,6 +67,8 @@ let package = Package(
         .testTarget(name: "PairsLobbyTests", dependencies: ["PairsLobby", "PairsWire", "PairsRules", "PairsTestSupport"]),
         .testTarget(name: "PairsServerTests", dependencies: ["PairsServer", "PairsLobby", "PairsStorage", "PairsWire", "PairsRules", "PairsWeb", "PairsTestSupport"]),
         .testTarget(name: "PairsClientTests", dependencies: ["PairsClient", "PairsBots", "PairsServer", "PairsLobby", "PairsWire", "PairsRules", "PairsTestSupport"]),
+        // Its sources are all `#if Cluster`: without the trait it builds to nothing and runs nothing.
+        .testTarget(name: "PairsClusterTests", dependencies: ["PairsCluster", "PairsTestSupport"]),
         .testTarget(name: "PairsLoadTests", dependencies: ["PairsLoad", "PairsBots", "PairsServer", "PairsLobby", "PairsClient", "PairsWire", "PairsRules", "PairsTestSupport"]),
     ]
 )
