@@ -43,6 +43,8 @@ public final class LobbyDirectory: Sendable {
         var waitingQuickMatch: [RuleSet: [String]] = [:]
         var tokenShards: [String: Int] = [:]
         var madeRoomCount = 0
+        /// Times a shard consulted or changed the table.
+        var operations = 0
         var awaySeats: AwaySeats
         var guessLimiter: PasswordGuessLimiter
 
@@ -69,6 +71,18 @@ public final class LobbyDirectory: Sendable {
                             guessLimiter: PasswordGuessLimiter(policy: configuration.passwordGuesses)))
     }
 
+    /// Runs `body` on the table under the lock, counting it in `operationCount`.
+    private func locked<Result: Sendable>(_ body: (inout Table) -> Result) -> Result {
+        table.withLock { table in
+            table.operations += 1
+            return body(&table)
+        }
+    }
+
+    /// How many times shards have consulted or changed the table: for tests and benchmarks, which check
+    /// that flips never do (it grows with joins, watches, resumes, lists and rooms' listing changes only).
+    public var operationCount: Int { table.withLock { $0.operations } }
+
     // MARK: Rooms
 
     /// Where a new room may go, or why it may not.
@@ -83,13 +97,13 @@ public final class LobbyDirectory: Sendable {
 
     /// The shard holding the room called `name`, if there is one.
     func shard(ofRoom name: String) -> Int? {
-        table.withLock { $0.rooms[name]?.shard }
+        locked { $0.rooms[name]?.shard }
     }
 
     /// Claims `name` for a new room on `shard`, unless a room has it or dropped players of `address` (or of
     /// all) hold as many seats as `RoomLimits` allows.
     func claimRoom(named name: String, on shard: Int, address: String) -> Claim {
-        table.withLock { table in
+        locked { table in
             if let entry = table.rooms[name] { return .elsewhere(name, shard: entry.shard) }
             guard table.awaySeats.hasRoom(for: address) else {
                 return .refused(forAddress: table.awaySeats.count(for: address), inAll: table.awaySeats.total)
@@ -103,7 +117,7 @@ public final class LobbyDirectory: Sendable {
     /// to the next quick joiner of those rules at once, unless one waits already (then that one is the
     /// answer). Finding and claiming are one step, so two quick joiners on two shards meet in one room.
     func claimNewRoom(prefix: String, on shard: Int, address: String, waitingFor rules: RuleSet? = nil) -> Claim {
-        table.withLock { table in
+        locked { table in
             if let rules, let waiting = table.waitingQuickMatch[rules]?.first, let entry = table.rooms[waiting] {
                 return .elsewhere(waiting, shard: entry.shard)
             }
@@ -120,7 +134,7 @@ public final class LobbyDirectory: Sendable {
     /// Files a room where its owner's last change puts it: in the room list (with `summary` for other
     /// shards) and, while it waits for a second quick-match player, among the waiting rooms.
     func file(_ name: String, listingKey: RoomListingKey, waiting: Bool, rules: RuleSet, summary: RoomSummary) {
-        table.withLock { table in
+        locked { table in
             guard var entry = table.rooms[name] else { return }
             if entry.listingKey != listingKey {
                 if let old = entry.listingKey { table.listing.remove(old) }
@@ -139,7 +153,7 @@ public final class LobbyDirectory: Sendable {
 
     /// Forgets a room that has closed, with its live tokens.
     func remove(_ name: String, rules: RuleSet, tokens: [String?]) {
-        table.withLock { table in
+        locked { table in
             guard let entry = table.rooms.removeValue(forKey: name) else { return }
             if let key = entry.listingKey { table.listing.remove(key) }
             table.unlistWaiting(name, rules: rules)
@@ -150,7 +164,7 @@ public final class LobbyDirectory: Sendable {
     /// One page of the room list: each room's name, its shard and the summary it was last filed with; the
     /// rooms in all; and whether more follow.
     func page(after: RoomListingKey?, limit: Int) -> (rooms: [(key: RoomListingKey, shard: Int, summary: RoomSummary?)], total: Int, more: Bool) {
-        table.withLock { table in
+        locked { table in
             let keys = table.listing.keys(after: after, limit: limit + 1)
             var rooms: [(key: RoomListingKey, shard: Int, summary: RoomSummary?)] = []
             rooms.reserveCapacity(min(keys.count, limit))
@@ -169,46 +183,46 @@ public final class LobbyDirectory: Sendable {
 
     /// Records that `token` resumes a seat on `shard`, and forgets `retiring` (the seat's previous token).
     func assign(_ token: String, to shard: Int, retiring: String?) {
-        table.withLock { table in
+        locked { table in
             if let retiring { table.tokenShards[retiring] = nil }
             table.tokenShards[token] = shard
         }
     }
 
     func retire(_ token: String) {
-        _ = table.withLock { $0.tokenShards.removeValue(forKey: token) }
+        _ = locked { $0.tokenShards.removeValue(forKey: token) }
     }
 
     /// The shard whose room `token` resumes a seat of, if the token is live.
     func shard(ofToken token: String) -> Int? {
-        table.withLock { $0.tokenShards[token] }
+        locked { $0.tokenShards[token] }
     }
 
     // MARK: Seats held for dropped players
 
     func hasRoomForAwaySeat(of address: String) -> Bool {
-        table.withLock { $0.awaySeats.hasRoom(for: address) }
+        locked { $0.awaySeats.hasRoom(for: address) }
     }
 
     func holdAwaySeat(for address: String) {
-        table.withLock { $0.awaySeats.hold(for: address) }
+        locked { $0.awaySeats.hold(for: address) }
     }
 
     func releaseAwaySeat(for address: String) {
-        table.withLock { $0.awaySeats.release(for: address) }
+        locked { $0.awaySeats.release(for: address) }
     }
 
     // MARK: Passwords
 
     func admitPassword(name: String, address: String, at now: Moment) -> PasswordGuessLimiter.Verdict {
-        table.withLock { $0.guessLimiter.admit(name: name, address: address, at: now) }
+        locked { $0.guessLimiter.admit(name: name, address: address, at: now) }
     }
 
     func passwordFailed(name: String, address: String, at now: Moment) -> (addressFailures: Int, nameFailures: Int, retryAt: Moment) {
-        table.withLock { $0.guessLimiter.failed(name: name, address: address, at: now) }
+        locked { $0.guessLimiter.failed(name: name, address: address, at: now) }
     }
 
     func passwordFinished(name: String, address: String) {
-        table.withLock { $0.guessLimiter.finished(name: name, address: address) }
+        locked { $0.guessLimiter.finished(name: name, address: address) }
     }
 }

@@ -291,4 +291,86 @@ struct ShardTests {
         #expect(total.flips == 1)
         #expect(total.gamesActive == 1)
     }
+
+    @Test("flips, matches, mismatches and reveals in the middle of a game never touch the shared directory; a join does")
+    func flipsTouchNothingShared() throws {
+        let lobby = LobbyHarness(shards: 2)
+        let directory = lobby.lobby.sharedDirectory
+        let rules = RuleSet(pairs: 8, turnSeconds: 30, revealMilliseconds: 1000, againOnMatch: true)
+        let faces = try lobby.firstDeal(rules)
+        let beforeJoins = directory.operationCount
+        let ann = lobby.player("ann", joining: "den", extra: #","pairs":8"#, on: 0)
+        let bob = lobby.player("bob", joining: "den", on: 1)
+        #expect(directory.operationCount > beforeJoins)
+        #expect(lobby.lastState(ann)?.state.phase == .playing)
+        let beforeFlips = directory.operationCount
+        // Ann mismatches (a reveal, then its end passes the turn), bob matches twice, then mismatches.
+        let partner = { (card: Int) in faces.indices.first { $0 != card && faces[$0] == faces[card] }! }
+        let other = { (card: Int) in faces.indices.first { $0 != card && faces[$0] != faces[card] }! }
+        lobby.flip(0, by: ann)
+        lobby.flip(other(0), by: ann)
+        lobby.advance(by: 1000)
+        for card in [0, other(0)] {
+            lobby.flip(card, by: bob)
+            lobby.flip(partner(card), by: bob)
+        }
+        let third = try #require(faces.indices.first { ![0, partner(0), other(0), partner(other(0))].contains($0) })
+        lobby.flip(third, by: bob)
+        lobby.flip(faces.indices.first { ![0, partner(0), other(0), partner(other(0)), third, partner(third)].contains($0) }!, by: bob)
+        lobby.advance(by: 1000)
+        #expect(lobby.lastState(ann)?.state.players[1]?.score == 2, "the moves were played")
+        #expect(lobby.lastState(ann)?.state.phase == .playing)
+        #expect(lobby.lobbies[0].loopStatistics.flips == 8)
+        #expect(directory.operationCount == beforeFlips)
+    }
+
+    @Test("requests waiting behind a hello move with the join that follows it, and are handled in order on the room's shard")
+    func deferredRequestsMoveWithTheJoin() throws {
+        let lobby = LobbyHarness(shards: 2) { $0.keepsGames = true }
+        let ann = lobby.connect(on: 0)
+        lobby.send(#"{"type":"hello","name":"ann"}"#, from: ann)
+        lobby.answerName(.free)
+        lobby.send(join("den"), from: ann)
+        let bob = lobby.connect(on: 1)
+        lobby.send(#"{"type":"hello","name":"bob"}"#, from: bob)
+        lobby.send(join("den"), from: bob)
+        lobby.send(#"{"type":"say","text":"hi","id":7}"#, from: bob)
+        #expect(lobby.joined(bob) == nil, "the join waits for the store's word on the name")
+        _ = lobby.take(ann)
+        lobby.answerName(.free)
+        #expect(lobby.shard(of: bob) == 0)
+        #expect(lobby.joined(bob)?.seat == .second)
+        let chat = lobby.take(ann).compactMap { if case .chat(let chat) = $0 { chat } else { nil } }
+        #expect(chat.map(\.text) == ["hi"])
+        #expect(chat.first?.from == "bob")
+    }
+
+    @Test("wrong passwords from one address count together on every shard")
+    func passwordGuessesCountAcrossShards() throws {
+        let lobby = LobbyHarness(shards: 2) { $0.keepsGames = true }
+        for attempt in 0..<4 {
+            let guesser = lobby.connect(from: "10.0.0.9", on: attempt % 2)
+            lobby.send(#"{"type":"hello","name":"ann","password":"guess\#(attempt)"}"#, from: guesser)
+            lobby.answerName(.wrongPassword)
+        }
+        let next = lobby.connect(from: "10.0.0.9", on: 1)
+        lobby.send(#"{"type":"hello","name":"ann","password":"guess"}"#, from: next)
+        #expect(lobby.errors(next) == [.tooManyGuesses])
+        #expect(lobby.lookups.isEmpty, "refused unchecked")
+    }
+
+    @Test("seats held for an address's dropped players count together on every shard")
+    func awaySeatsCountAcrossShards() throws {
+        let lobby = LobbyHarness(shards: 3) { $0.roomLimits = RoomLimits(awaySeatsPerAddress: 3, awaySeats: 100) }
+        for shard in 0..<3 {
+            let id = lobby.connect(from: "10.0.0.66", on: shard)
+            lobby.send(#"{"type":"join","seats":1}"#, from: id)
+            #expect(lobby.joined(id) != nil)
+            lobby.drop(id)
+        }
+        #expect(lobby.lobbies.map(\.loopStatistics.rooms) == [1, 1, 1])
+        let late = lobby.connect(from: "10.0.0.66", on: 1)
+        lobby.send(#"{"type":"join","seats":1}"#, from: late)
+        #expect(lobby.errors(late) == [.tooManyRooms])
+    }
 }
