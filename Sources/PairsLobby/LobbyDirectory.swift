@@ -1,6 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PairsRules
 import PairsWire
-import Synchronization
 
 /// What the lobby's shards share: one `Lobby` per event loop holds that loop's rooms and connections, and
 /// this table says where everything else is.
@@ -24,7 +28,7 @@ import Synchronization
 public final class LobbyDirectory: Sendable {
     /// How many shards share the table; shards are numbered from 0.
     public let shardCount: Int
-    private let table: Mutex<Table>
+    private let table: PthreadLocked<Table>
 
     /// One room as every shard sees it.
     struct Entry {
@@ -67,12 +71,12 @@ public final class LobbyDirectory: Sendable {
     public init(shards: Int = 1, configuration: LobbyConfiguration) {
         precondition(shards >= 1, "a lobby has at least one shard")
         shardCount = shards
-        table = Mutex(Table(awaySeats: AwaySeats(limits: configuration.roomLimits),
+        table = PthreadLocked(Table(awaySeats: AwaySeats(limits: configuration.roomLimits),
                             guessLimiter: PasswordGuessLimiter(policy: configuration.passwordGuesses)))
     }
 
     /// Runs `body` on the table under the lock, counting it in `operationCount`.
-    private func locked<Result: Sendable>(_ body: (inout Table) -> Result) -> Result {
+    private func locked<Result>(_ body: (inout Table) -> Result) -> Result {
         table.withLock { table in
             table.operations += 1
             return body(&table)
@@ -224,5 +228,29 @@ public final class LobbyDirectory: Sendable {
 
     func passwordFinished(name: String, address: String) {
         locked { $0.guessLimiter.finished(name: name, address: address) }
+    }
+}
+
+/// A value behind a pthread mutex: every access goes through `withLock`, so the class is Sendable
+/// (unchecked, since the compiler cannot see the lock).
+final class PthreadLocked<Value>: @unchecked Sendable {
+    private var value: Value
+    /// Allocated, not stored inline: a pthread mutex must not move.
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    init(_ value: Value) {
+        self.value = value
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body(&value)
     }
 }
