@@ -12,7 +12,7 @@ import PairsWire
 /// A room lives on exactly one shard, and everything a flip does stays there: nothing here is read or
 /// written per flip. The table is touched only when a connection joins, watches, resumes, says hello with a
 /// password, lists rooms or leaves, and when a room's listing changes (a seat taken or freed, a spectator
-/// in or out, a game begun or over), under one `Mutex` held for a few dictionary operations and never
+/// in or out, a game begun or over), under one lock held for a few dictionary operations and never
 /// while a room or a connection is touched. It holds:
 /// - the room directory: each room's name and shard, claimed atomically, so two shards opening the same
 ///   name at once get one room (the loser hands its connection to the winner);
