@@ -10,7 +10,7 @@ extension Lobby {
         case .hello(let name, let password):
             hello(name, password: password, from: client, id: id, at: now)
         case .join(let join):
-            self.join(join, from: client, id: id, at: now)
+            self.join(join, from: client, request: request, at: now)
         case .flip(let card):
             play(client, id: id, at: now) { match, seat throws(MoveError) in
                 let states = try match.flip(card: card, by: seat, at: now)
@@ -26,11 +26,11 @@ extension Lobby {
         case .say(let text):
             say(text, from: client, id: id)
         case .watch(let name):
-            watch(name, from: client, id: id, at: now)
+            watch(name, from: client, request: request, at: now)
         case .list(let query):
             list(query, for: client, id: id)
         case .resume(let token):
-            resume(token, from: client, id: id, at: now)
+            resume(token, from: client, request: request, at: now)
         case .ping:
             send(.pong(id: id), to: client)
         case .stats:
@@ -78,7 +78,7 @@ extension Lobby {
             return send(.welcome(Welcome(server: serverName, session: client.id.description, hint: hint, name: name, id: id)), to: client)
         }
         let address = Self.address(ofPeer: client.peer)
-        if password != nil, case .wait(let until, let scope) = guessLimiter.admit(name: name, address: address, at: now) {
+        if password != nil, case .wait(let until, let scope) = directory.shared.admitPassword(name: name, address: address, at: now) {
             // Refused unchecked: no hash is computed, and the count does not grow.
             let seconds = Int((now.milliseconds(until: until) + 999) / 1000)
             let because = scope == .address ? "from your address" : "for \(name)"
@@ -94,11 +94,22 @@ extension Lobby {
     /// whatever the number of rooms. `next` points past the last room shown when more follow (or when the
     /// line limit left some of the page out).
     private func list(_ query: ListQuery, for client: Client, id: RequestID?) {
-        let page = directory.page(after: query.after.map(RoomListingKey.init), limit: query.limit ?? ListLimits.defaultLimit)
-        var list = RoomList.fitting(page.rooms.map(\.summary), total: directory.count, id: id)
+        let page = directory.shared.page(after: query.after.map(RoomListingKey.init), limit: query.limit ?? ListLimits.defaultLimit)
+        // This shard's rooms as they are; other shards' as they were last filed (a reveal shows as playing).
+        var keys: [RoomListingKey] = []
+        var summaries: [RoomSummary] = []
+        keys.reserveCapacity(page.rooms.count)
+        summaries.reserveCapacity(page.rooms.count)
+        for entry in page.rooms {
+            let live = entry.shard == directory.shard ? directory.room(named: entry.key.name)?.summary : nil
+            guard let summary = live ?? entry.summary else { continue }
+            keys.append(entry.key)
+            summaries.append(summary)
+        }
+        var list = RoomList.fitting(summaries, total: page.total, id: id)
         let shown = max(list.rooms.count, 1)
-        if page.more || shown < page.rooms.count, let last = page.rooms.prefix(shown).last {
-            list.next = last.listingKey?.cursor
+        if page.more || shown < keys.count, let last = keys.prefix(shown).last {
+            list.next = last.cursor
         }
         send(.rooms(list), to: client)
     }
@@ -142,43 +153,52 @@ extension Lobby {
         }
     }
 
-    private func join(_ join: JoinRequest, from client: Client, id: RequestID?, at now: Moment) {
+    private func join(_ join: JoinRequest, from client: Client, request: Request, at now: Moment) {
+        let id = request.id
         guard case .lobby = client.place else {
             return refuse(.alreadyInRoom, "leave your room first", id: id, to: client)
         }
-        // The rules count only where the join makes a room (or picks a quick match); joining a room that
-        // exists takes its rules, whatever was asked.
-        let existing = join.room.flatMap { directory.room(named: $0) }
-        let rules: RuleSet
-        if let existing {
-            rules = existing.rules
-        } else {
-            do {
-                rules = try join.rules.rules(over: configuration.defaultRules)
-            } catch {
-                return refuse(.badField, error.description, id: id, to: client)
+        // A room that exists is joined with its rules, whatever was asked, on the shard that holds it.
+        if let name = join.room {
+            if let room = directory.room(named: name) { return sit(client, in: room, id: id, at: now) }
+            if let shard = directory.shared.shard(ofRoom: name), shard != directory.shard {
+                return handOff(client, request, to: shard)
             }
         }
+        // The rules count only where the join makes a room (or picks a quick match).
+        guard let rules = rules(join.rules, for: client, id: id) else { return }
         // A quick match fills a waiting room when there is one; every other join without a room makes one.
-        let waiting = join.room == nil && rules.variant.seats != .one ? directory.waitingQuickMatchRoom(for: rules) : nil
-        let room: Room
-        if let found = existing ?? waiting {
-            room = found
+        // Finding a room and claiming a new one are one step in the shared directory, so racing shards end
+        // up in one room.
+        let claim: LobbyDirectory.Claim
+        let isQuickMatch = join.room == nil && rules.variant.seats != .one
+        if let name = join.room {
+            claim = directory.shared.claimRoom(named: name, on: directory.shard, address: client.address)
+        } else if !isQuickMatch {
+            // A solo game needs nobody else: a room of its own, at once, which nobody else can join.
+            claim = directory.shared.claimNewRoom(prefix: "solo", on: directory.shard, address: client.address)
         } else {
-            guard awaySeats.hasRoom(for: client.address) else {
-                return refuse(.tooManyRooms, "no new room now: players who dropped hold \(awaySeats.count(for: client.address)) seats "
-                              + "for your address and \(awaySeats.total) in all, the most the server keeps; resume one of them, "
-                              + "join a room that exists, or wait for them to expire", id: id, to: client)
-            }
-            if let name = join.room {
-                room = openRoom(named: name, quickMatch: false, rules: rules)
-            } else if rules.variant.seats == .one {
-                // A solo game needs nobody else: a room of its own, at once, which nobody else can join.
-                room = openRoom(named: directory.newRoomName(prefix: "solo"), quickMatch: false, rules: rules)
-            } else {
-                room = openRoom(named: directory.newRoomName(prefix: "quick"), quickMatch: true, rules: rules)
-            }
+            claim = directory.shared.claimNewRoom(prefix: "quick", on: directory.shard, address: client.address, waitingFor: rules)
         }
+        switch claim {
+        case .claimed(let name):
+            sit(client, in: openRoom(named: name, quickMatch: isQuickMatch, rules: rules), id: id, at: now)
+        case .elsewhere(let name, let shard):
+            guard shard == directory.shard else { return handOff(client, request, to: shard) }
+            guard let room = directory.room(named: name) else {
+                // A name this shard claimed is made into a room in the same call: never reached.
+                return refuse(.noSuchRoom, "no room is called \(name)", id: id, to: client)
+            }
+            sit(client, in: room, id: id, at: now)
+        case .refused(let forAddress, let inAll):
+            refuse(.tooManyRooms, "no new room now: players who dropped hold \(forAddress) seats "
+                   + "for your address and \(inAll) in all, the most the server keeps; resume one of them, "
+                   + "join a room that exists, or wait for them to expire", id: id, to: client)
+        }
+    }
+
+    /// Seats the client in a free seat of `room`, on this shard, or says the room is full.
+    private func sit(_ client: Client, in room: Room, id: RequestID?, at now: Moment) {
         do {
             let (seat, states) = try room.match.join(name: client.name, at: now)
             idleList.remove(client)
@@ -194,11 +214,15 @@ extension Lobby {
         }
     }
 
-    private func watch(_ name: String, from client: Client, id: RequestID?, at now: Moment) {
+    private func watch(_ name: String, from client: Client, request: Request, at now: Moment) {
+        let id = request.id
         guard case .lobby = client.place else {
             return refuse(.alreadyInRoom, "leave your room first", id: id, to: client)
         }
         guard let room = directory.room(named: name) else {
+            if let shard = directory.shared.shard(ofRoom: name), shard != directory.shard {
+                return handOff(client, request, to: shard)
+            }
             return refuse(.noSuchRoom, "no room is called \(name)", id: id, to: client)
         }
         idleList.remove(client)
@@ -254,9 +278,13 @@ extension Lobby {
         room.forEachRecipient { append(.send(chat, messages: 1, to: $0)) }
     }
 
-    private func resume(_ token: String, from client: Client, id: RequestID?, at now: Moment) {
+    private func resume(_ token: String, from client: Client, request: Request, at now: Moment) {
+        let id = request.id
         guard case .lobby = client.place else {
             return refuse(.alreadyInRoom, "leave your room first", id: id, to: client)
+        }
+        if directory.seat(forToken: token) == nil, let shard = directory.shared.shard(ofToken: token), shard != directory.shard {
+            return handOff(client, request, to: shard)
         }
         guard let (room, seat) = directory.seat(forToken: token), let name = room.match.playerName(in: seat) else {
             return refuse(.badToken, "that token is unknown, expired or already used", id: id, to: client)

@@ -103,7 +103,7 @@ extension Lobby {
             if keepingSeat || keepsSeat(of: client, in: room) {
                 releaseAwaySeat(seat, in: room)
                 room.awayAddresses[seat.index] = client.address
-                awaySeats.hold(for: client.address)
+                directory.shared.holdAwaySeat(for: client.address)
                 states = (try? room.match.disconnect(seat: seat, at: now)) ?? []
             } else {
                 states = (try? room.match.leave(seat: seat, at: now)) ?? []
@@ -119,14 +119,14 @@ extension Lobby {
     private func keepsSeat(of client: Client, in room: Room) -> Bool {
         let isForsakenBeforeAnyGame = !room.isQuickMatch && room.match.game == 0 && room.spectators.isEmpty
             && room.seatClients.allSatisfy { $0 == nil }
-        return !isForsakenBeforeAnyGame && awaySeats.hasRoom(for: client.address)
+        return !isForsakenBeforeAnyGame && directory.shared.hasRoomForAwaySeat(of: client.address)
     }
 
     /// The seat is no longer held for a dropped player: it was taken back or freed.
     private func releaseAwaySeat(_ seat: Seat, in room: Room) {
         guard let address = room.awayAddresses[seat.index] else { return }
         room.awayAddresses[seat.index] = nil
-        awaySeats.release(for: address)
+        directory.shared.releaseAwaySeat(for: address)
     }
 
     /// The seats of a game that has just ended, in `state`.

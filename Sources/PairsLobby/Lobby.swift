@@ -11,7 +11,14 @@ import PairsWire
 /// deadline (`nextDeadline`), and the transport calls `advance(to:)` once that moment has come. So tests
 /// drive the lobby with moments of their own and see a 60 s grace period run out in microseconds.
 ///
-/// Not thread-safe: its owner calls it from one queue (the server's), one call at a time.
+/// One lobby is one shard of the server's rooms: a server with K event loops runs K lobbies, each holding
+/// its loop's rooms and connections, sharing a `LobbyDirectory` for what spans them (which shard holds which
+/// room, the room list, quick match, resume tokens, the limits per address). A request for a room on
+/// another shard is not handled here: the connection is handed over (`takeHandOffs`), and the other shard
+/// handles the request (`receive(_:at:)` for a `HandOff`). With one shard (the first initializer) it is
+/// the whole lobby, as it always was.
+///
+/// Not thread-safe: its owner calls it from one queue (its loop's), one call at a time.
 public final class Lobby {
     let configuration: LobbyConfiguration
     let serverName: String
@@ -21,14 +28,12 @@ public final class Lobby {
 
     /// Every connection the lobby knows, open and not closed by the lobby.
     var clients = ConnectionTable<Client>()
-    var directory = RoomDirectory()
+    var directory: RoomDirectory
     var idleList = IdleList()
     var deadlines = RoomDeadlines()
     var counters = ServerStatistics()
-    /// Seats held for dropped players, per address and in all, against `configuration.roomLimits`.
-    var awaySeats: AwaySeats
-    /// Wrong passwords by address and by name, across connections.
-    var guessLimiter: PasswordGuessLimiter
+    /// Connections this shard handed to others since the server started: 0 in steady play.
+    var handOffCount = 0
     /// Tokens and seeds come from here: the system's random source in the server.
     var random: any RandomNumberGenerator
 
@@ -38,20 +43,38 @@ public final class Lobby {
     /// The storage of the last batch the transport took, empty, kept to become the next outbox: the two
     /// arrays trade places, so once both have grown the hot path appends without allocating.
     private var spareOutbox: [LobbyAction?] = []
+    /// Connections handed to other shards, not yet taken by the transport.
+    var handOffs: [HandOff] = []
 
-    public init(
+    /// The whole lobby, alone: one shard with a directory of its own.
+    public convenience init(
         configuration: LobbyConfiguration, serverName: String, startedAt: Moment,
         random: any RandomNumberGenerator = SystemRandomNumberGenerator()
+    ) {
+        self.init(configuration: configuration, serverName: serverName, startedAt: startedAt, random: random,
+                  directory: LobbyDirectory(shards: 1, configuration: configuration), shard: 0)
+    }
+
+    /// Shard number `shard` of the lobbies sharing `directory`, each made with the same configuration.
+    public init(
+        configuration: LobbyConfiguration, serverName: String, startedAt: Moment,
+        random: any RandomNumberGenerator = SystemRandomNumberGenerator(),
+        directory shared: LobbyDirectory, shard: Int
     ) {
         self.configuration = configuration
         self.serverName = serverName
         self.startedAt = startedAt
         self.random = random
-        awaySeats = AwaySeats(limits: configuration.roomLimits)
-        guessLimiter = PasswordGuessLimiter(policy: configuration.passwordGuesses)
+        directory = RoomDirectory(shared: shared, shard: shard)
         outbox.reserveCapacity(64)
         spareOutbox.reserveCapacity(64)
     }
+
+    /// This shard's number in its directory.
+    public var shard: Int { directory.shard }
+
+    /// The directory this shard shares with the others.
+    public var sharedDirectory: LobbyDirectory { directory.shared }
 
     // MARK: Inputs
 
@@ -91,9 +114,9 @@ public final class Lobby {
         var guessing: (addressFailures: Int, nameFailures: Int, retryAt: Moment)?
         if lookup.password != nil {
             if result == .wrongPassword {
-                guessing = guessLimiter.failed(name: lookup.name, address: lookup.address, at: now)
+                guessing = directory.shared.passwordFailed(name: lookup.name, address: lookup.address, at: now)
             } else {
-                guessLimiter.finished(name: lookup.name, address: lookup.address)
+                directory.shared.passwordFinished(name: lookup.name, address: lookup.address)
             }
         }
         if let guessing, now < guessing.retryAt {
@@ -130,9 +153,7 @@ public final class Lobby {
         case .unavailable:
             refuse(.noStorage, "names cannot be checked right now; try again later", id: pending.id, to: client)
         }
-        while client.pendingHello == nil, !client.deferred.isEmpty, clients[client.id] === client {
-            handle(client.deferred.removeFirst(), from: client, at: now)
-        }
+        handleDeferred(of: client, at: now)
     }
 
     /// A message over the protocol's length limit arrived from a connection; its bytes were discarded.

@@ -24,8 +24,9 @@ final class Room {
     /// The moves of the game being played, when the server keeps games.
     var log: GameLog?
 
-    /// The room's place in the directory's room list, as it was last filed there.
-    var listingKey: RoomListingKey?
+    /// What the shared directory shows of the room, as it was last filed there (nil before its first
+    /// filing and after it closed).
+    var filed: Listing?
     /// What the directory's game counters last counted this room as.
     var countedPhase = CountedPhase.none
     /// The address of each seat's player while the seat is held for them after a drop (`AwaySeats`).
@@ -59,6 +60,28 @@ final class Room {
             case .peek: self = .peek
             case .playing, .reveal: self = .active
             }
+        }
+    }
+
+    /// What other shards know of a room: its place in the room list, whether it waits for a quick-match
+    /// player, and what its summary shows, but not what a flip changes (a reveal shows as playing), so
+    /// that flips never touch the shared directory.
+    struct Listing: Equatable {
+        let hasFreeSeat: Bool
+        let isWaitingForQuickMatch: Bool
+        /// With `hasFreeSeat`, how many seats are taken (a match has at most two).
+        let isEmpty: Bool
+        let phase: Phase
+        let spectators: Int
+
+        /// `phase` is the match's, read once by the caller for its counters too: every read copies the
+        /// match across the module boundary.
+        init(_ room: Room, phase: Phase) {
+            hasFreeSeat = room.match.freeSeat != nil
+            isWaitingForQuickMatch = room.isWaitingForQuickMatch
+            isEmpty = room.match.isEmpty
+            self.phase = phase == .reveal ? .playing : phase
+            spectators = room.spectators.count
         }
     }
 

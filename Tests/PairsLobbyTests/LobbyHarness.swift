@@ -8,8 +8,26 @@ import Testing
 ///
 /// Nothing here sleeps: `advance(by:)` moves the clock and lets the lobby act on whatever fell due, so a
 /// 60 s grace period runs out in microseconds.
+///
+/// With `shards` above 1 the lobby is that many shards sharing one directory, as a server's loops are, and
+/// the harness plays the transport between them: it passes each connection's messages to the shard it is
+/// on, and moves a connection handed over (`Lobby.takeHandOffs`) to its new shard, at once, or, with
+/// `deliversHandOffs` off, only when a test says (`deliver`), so that tests can make races happen.
+/// Messages sent by a connection on its way wait, and follow it, as its unread input would.
 final class LobbyHarness {
-    let lobby: Lobby
+    /// The first shard: the whole lobby when there is one.
+    var lobby: Lobby { lobbies[0] }
+    let lobbies: [Lobby]
+    /// Whether hand-offs reach their shard as soon as they are made.
+    var deliversHandOffs = true
+    /// Hand-offs made and not yet delivered, oldest first.
+    private(set) var inFlight: [HandOff] = []
+    /// The shard each connection is on (the one it left, while on its way).
+    private var location: [ConnectionID: Int] = [:]
+    /// Messages sent by connections on their way, kept for their new shard.
+    private var unread: [ConnectionID: [String]] = [:]
+    /// Connections whose socket closed on their way: the new shard hears of it once it has them.
+    private var droppedInFlight: [ConnectionID: DisconnectCause] = [:]
     private(set) var now = Moment(milliseconds: 1_000_000)
     /// Ids as the transport gives them: a slot goes to the next newcomer once its connection is gone, so
     /// every test also checks that a gone connection's id reaches nobody.
@@ -35,29 +53,66 @@ final class LobbyHarness {
     /// never reads from, where decoding every line cost most of the time.
     var keepsSends = true
 
-    init(_ configure: (inout LobbyConfiguration) -> Void = { _ in }) {
+    init(shards: Int = 1, _ configure: (inout LobbyConfiguration) -> Void = { _ in }) {
         var configuration = LobbyConfiguration()
         configuration.defaultRules = RuleSet(pairs: 2, turnSeconds: 30, revealMilliseconds: 1000, againOnMatch: true)
         configuration.seed = 3
         configure(&configuration)
         seed = configuration.seed ?? 3
         configuration.seed = seed
-        lobby = Lobby(configuration: configuration, serverName: "pairs test", startedAt: now, random: SplitMix64(seed: 99))
+        if shards == 1 {
+            lobbies = [Lobby(configuration: configuration, serverName: "pairs test", startedAt: now, random: SplitMix64(seed: 99))]
+        } else {
+            let directory = LobbyDirectory(shards: shards, configuration: configuration)
+            let startedAt = now
+            lobbies = (0..<shards).map {
+                Lobby(configuration: configuration, serverName: "pairs test", startedAt: startedAt,
+                      random: SplitMix64(seed: 99 + UInt64($0)), directory: directory, shard: $0)
+            }
+        }
     }
 
-    /// A new connection, greeted.
+    /// A new connection on `shard`, greeted.
     @discardableResult
-    func connect(from host: String = "127.0.0.1") -> ConnectionID {
+    func connect(from host: String = "127.0.0.1", on shard: Int = 0) -> ConnectionID {
         let id = ids.issue()
-        lobby.connect(id, peer: "\(host):\(40_000 + id.value)", at: now)
+        location[id] = shard
+        lobbies[shard].connect(id, peer: "\(host):\(40_000 + id.value)", at: now)
         collect()
         return id
     }
 
-    /// A connection that said `hello` with `name` and joined `room` (quick match for nil).
+    /// The shard `id` is on, or left while on its way.
+    func shard(of id: ConnectionID) -> Int? { location[id] }
+
+    /// Moves the oldest hand-off of `id` to its shard, with the messages that waited for it; false when
+    /// none is in flight.
     @discardableResult
-    func player(_ name: String, joining room: String?, extra: String = "") -> ConnectionID {
-        let id = connect()
+    func deliver(_ id: ConnectionID) -> Bool {
+        guard let index = inFlight.firstIndex(where: { $0.connection == id }) else { return false }
+        arrive(inFlight.remove(at: index))
+        return true
+    }
+
+    private func arrive(_ handOff: HandOff) {
+        let id = handOff.connection
+        location[id] = handOff.shard
+        lobbies[handOff.shard].receive(handOff, at: now)
+        collect()
+        // Its unread input, in order, unless it moved on again.
+        while !isInFlight(id), let line = unread[id]?.first {
+            unread[id]!.removeFirst()
+            send(line, from: id)
+        }
+        if !isInFlight(id), let cause = droppedInFlight.removeValue(forKey: id) { drop(id, because: cause) }
+    }
+
+    func isInFlight(_ id: ConnectionID) -> Bool { inFlight.contains { $0.connection == id } }
+
+    /// A connection on `shard` that said `hello` with `name` and joined `room` (quick match for nil).
+    @discardableResult
+    func player(_ name: String, joining room: String?, extra: String = "", on shard: Int = 0) -> ConnectionID {
+        let id = connect(on: shard)
         send(#"{"type":"hello","name":"\#(name)"}"#, from: id)
         let target = room.map { #","room":"\#($0)""# } ?? ""
         send(#"{"type":"join"\#(target)\#(extra)}"#, from: id)
@@ -65,12 +120,13 @@ final class LobbyHarness {
     }
 
     func send(_ line: String, from id: ConnectionID) {
-        Array(line.utf8).withUnsafeBytes { lobby.receive($0, from: id, at: now) }
+        guard !isInFlight(id) else { return unread[id, default: []].append(line) }
+        Array(line.utf8).withUnsafeBytes { lobbies[location[id] ?? 0].receive($0, from: id, at: now) }
         collect()
     }
 
     func sendTooLong(from id: ConnectionID) {
-        lobby.receiveTooLong(from: id, at: now)
+        lobbies[location[id] ?? 0].receiveTooLong(from: id, at: now)
         collect()
     }
 
@@ -78,14 +134,21 @@ final class LobbyHarness {
     /// looked (and after the lookup's delay, which the harness's clock does not wait for).
     func answerName(_ result: NameCheckResult) {
         guard !lookups.isEmpty else { Issue.record("no name lookup to answer"); return }
-        lobby.nameChecked(lookups.removeFirst(), result, at: now)
+        let lookup = lookups.removeFirst()
+        lobbies[location[lookup.connection] ?? 0].nameChecked(lookup, result, at: now)
         collect()
     }
 
+    /// The connection's socket closes. One on its way is told to the shard it left (which no longer
+    /// knows it), then, as the transport must, to its new shard once the hand-off has arrived there.
     func drop(_ id: ConnectionID, because cause: DisconnectCause = .closedByPeer) {
-        lobby.disconnect(id, because: cause, at: now)
+        lobbies[location[id] ?? 0].disconnect(id, because: cause, at: now)
         collect()
-        release(id)
+        if isInFlight(id) {
+            droppedInFlight[id] = cause
+        } else {
+            release(id)
+        }
     }
 
     /// The transport closes the socket for good, and its slot is free.
@@ -98,9 +161,9 @@ final class LobbyHarness {
     /// each deadline along the way.
     func advance(by milliseconds: Int64) {
         let target = now.adding(milliseconds: milliseconds)
-        while let deadline = lobby.nextDeadline, deadline <= target {
+        while let deadline = lobbies.compactMap(\.nextDeadline).min(), deadline <= target {
             now = max(now, deadline)
-            lobby.advance(to: now)
+            for lobby in lobbies { lobby.advance(to: now) }
             collect()
         }
         now = target
@@ -151,35 +214,41 @@ final class LobbyHarness {
     struct DealUnknown: Error {}
 
     private func collect() {
-        lobby.performActions { action in
-            switch action {
-            case .send(let bytes, let messages, let id):
-                guard keepsSends else { return }
-                self.bytes[id, default: []] += bytes
-                let lines = bytes.split(separator: UInt8(ascii: "\n"))
-                #expect(lines.count == messages, "the message count matches the lines sent")
-                for line in lines {
-                    do {
-                        received[id, default: []].append(try ServerMessageDecoder.decode(line: line))
-                    } catch {
-                        Issue.record("undecodable line: \(String(decoding: line, as: UTF8.self))")
-                    }
+        for lobby in lobbies {
+            lobby.performActions(perform)
+            inFlight += lobby.takeHandOffs()
+        }
+        while deliversHandOffs, !inFlight.isEmpty { arrive(inFlight.removeFirst()) }
+    }
+
+    private func perform(_ action: LobbyAction) {
+        switch action {
+        case .send(let bytes, let messages, let id):
+            guard keepsSends else { return }
+            self.bytes[id, default: []] += bytes
+            let lines = bytes.split(separator: UInt8(ascii: "\n"))
+            #expect(lines.count == messages, "the message count matches the lines sent")
+            for line in lines {
+                do {
+                    received[id, default: []].append(try ServerMessageDecoder.decode(line: line))
+                } catch {
+                    Issue.record("undecodable line: \(String(decoding: line, as: UTF8.self))")
                 }
-            case .close(let id, let reason):
-                #expect(closed[id] == nil, "a connection is closed once")
-                closed[id] = reason
-                release(id)
-            case .sendStatistics(let stats, let id):
-                received[id, default: []].append(.stats(stats))
-            case .log(let entry):
-                log.append(entry)
-            case .record(let game, _):
-                records.append(game)
-            case .query(let query, let request, let connection):
-                queries.append((query, request, connection))
-            case .checkName(let lookup):
-                lookups.append(lookup)
             }
+        case .close(let id, let reason):
+            #expect(closed[id] == nil, "a connection is closed once")
+            closed[id] = reason
+            release(id)
+        case .sendStatistics(let stats, let id):
+            received[id, default: []].append(.stats(stats))
+        case .log(let entry):
+            log.append(entry)
+        case .record(let game, _):
+            records.append(game)
+        case .query(let query, let request, let connection):
+            queries.append((query, request, connection))
+        case .checkName(let lookup):
+            lookups.append(lookup)
         }
     }
 }
