@@ -154,15 +154,16 @@ final class ConnectionLoop: @unchecked Sendable {
 
     /// Sets a deadline of the transport's: the timer is pointed at it when the input settles.
     func add(_ deadline: LoopDeadline, at moment: Moment) {
+        assertOnQueue()
         timer.deadlines.add(deadline, at: moment)
     }
 
     private func carryOut(_ due: LoopDeadline, at now: Moment) {
         switch due {
-        case .goodbye(let connection): sockets.closeIfOverdue(connection, at: now)
+        case .goodbye(let connection): sockets.goodbyes.closeIfOverdue(connection, at: now)
         case .requestHead(let connection): web.requestHeadOverdue(connection, at: now)
         case .store(let due): gateway?.due(due, at: now)
-        case .drain: for connection in sockets.open.all { sockets.closeIfOverdue(connection, at: now) }
+        case .drain: for connection in sockets.open.all { sockets.goodbyes.closeIfOverdue(connection, at: now) }
         }
     }
 
@@ -189,17 +190,17 @@ final class ConnectionLoop: @unchecked Sendable {
         // otherwise reach connections that are about to get `bye` anyway.
         let open = sockets.open.all.filter(\.isOpen)
         log.write(.info, .shuttingDown(connections: open.count, gamesInProgress: lobby.gamesInProgress))
-        for connection in open { sockets.sayGoodbye(to: connection, .shutdown, at: now) }
+        for connection in open { sockets.goodbyes.sayGoodbye(to: connection, .shutdown, at: now) }
         for connection in open { lobby.disconnect(connection.id, because: .shutdown, at: now) }
         sockets.performLobbyActions()
-        sockets.hurryGoodbyes(to: deadline)
+        sockets.goodbyes.hurryGoodbyes(to: deadline)
         add(.drain, at: deadline)
         state = .draining(completion: completion)
     }
 
     /// Closes what has said everything, and, once every connection is closed, stops for good.
     private func continueDrain() {
-        sockets.closeLingering()
+        sockets.goodbyes.closeLingering()
         guard sockets.open.isEmpty, case .draining(let completion) = state else { return }
         state = .stopped
         timer.cancel()
@@ -214,13 +215,14 @@ final class ConnectionLoop: @unchecked Sendable {
     // MARK: Statistics
 
     func statistics(at now: Moment) -> ServerStatistics {
-        completed(lobby.statistics(at: now))
+        assertOnQueue()
+        return completed(lobby.statistics(at: now))
     }
 
     /// The lobby's counters with the transport's and the store's added.
     func completed(_ lobbyStatistics: ServerStatistics) -> ServerStatistics {
         var stats = lobbyStatistics
-        let traffic = sockets?.traffic ?? LoopSockets.Traffic()
+        let traffic = sockets?.traffic ?? Traffic()
         let store = gateway?.store
         stats.messagesOut = traffic.messagesOut
         stats.bytesIn = traffic.bytesIn

@@ -9,34 +9,11 @@ import PairsWire
 
 /// A loop's sockets: its epoll set, its connections and its read buffer. Every byte a client sends is
 /// read here (`readRequests`) and every byte it is sent is written here (`send`), goodbyes included
-/// (`LoopSockets+Goodbye.swift`); whole messages go to the lobby, and what the lobby decides comes back
+/// (`Goodbyes`); whole messages go to the lobby, and what the lobby decides comes back
 /// through `performLobbyActions`.
 ///
 /// Confined to its loop's queue, as the loop is.
 final class LoopSockets {
-    /// What the transport counts: what crossed the sockets.
-    struct Traffic {
-        var messagesOut = 0
-        var bytesIn = 0
-        var bytesOut = 0
-        /// Errors the transport sends itself (the store's answers); the lobby counts its own.
-        var errors: [ErrorCode: Int] = [:]
-        /// How long answers took (`AnswerTiming`).
-        var latency = AnswerLatency()
-        var timing = AnswerTiming()
-    }
-
-    /// Times answers with the clock reads the loop makes anyway: each read of a socket reads the clock
-    /// before handling what came, which is also when everything handled before it in the batch has been
-    /// answered (answers are written as each message is handled). A batch's arrival is its first read's
-    /// moment. The one clock read added is at the end of a batch that handled messages, for its last read's.
-    struct AnswerTiming {
-        /// When the current batch's first socket was read, in nanoseconds; nil until then.
-        var batchArrived: UInt64?
-        /// Messages handled since the last read's moment, not yet recorded.
-        var pending = 0
-    }
-
     let lobby: Lobby
     /// The loop these sockets are part of, which owns them: for the parts they hand work to (the web front,
     /// the store's gateway, the deadlines). Unowned and unchecked: the loop outlives its parts, and a
@@ -47,6 +24,8 @@ final class LoopSockets {
     var open = OpenConnections()
     let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: ConnectionLoop.readBufferBytes, alignment: 1)
     var traffic = Traffic()
+    /// How connections end: goodbyes, lingering, the drain.
+    private(set) lazy var goodbyes = Goodbyes(sockets: self)
     /// The frames of the broadcast being carried out, once a WebSocket recipient needed them: a room's
     /// state is framed once however many of its members use WebSockets (`LobbyAction.broadcast`).
     private var broadcastFrames: [UInt8]?
@@ -97,6 +76,7 @@ final class LoopSockets {
     /// written. Each is handled as its own event: connections whose write failed meanwhile are finished
     /// before the next.
     func serviceReadySocket(_ token: UInt64, events: UInt32) {
+        loop.assertOnQueue()
         if token == Listener.token { return loop.acceptConnections() }
         // A socket closed earlier in this batch is no longer in the table. If a newcomer accepted in the
         // same batch already has its slot, the stale report reaches the newcomer instead: harmless, since
@@ -110,7 +90,7 @@ final class LoopSockets {
     private func readable(_ connection: Connection) {
         switch connection.lifecycle {
         case .open: readRequests(from: connection)
-        case .flushing, .lingering: discardInput(of: connection)
+        case .flushing, .lingering: goodbyes.discardInput(of: connection)
         case .failing, .closed: break
         }
     }
@@ -124,8 +104,7 @@ final class LoopSockets {
             traffic.bytesIn += count
             // One clock read, as ever: it dates this read's requests and ends the previous read's answers.
             let nanoseconds = loop.clock.nanoseconds()
-            recordAnswers(at: nanoseconds)
-            if traffic.timing.batchArrived == nil { traffic.timing.batchArrived = nanoseconds }
+            traffic.read(at: nanoseconds)
             let now = Moment(milliseconds: Int64(nanoseconds / MonotonicClock.nanosecondsPerMillisecond))
             receive(UnsafeRawBufferPointer(rebasing: readBuffer[..<count]), from: connection, at: now)
         case .wouldBlock:
@@ -183,10 +162,10 @@ final class LoopSockets {
             // The client leaves, as if it had closed its socket: a player keeps the seat for the grace
             // period, so a page being reloaded resumes it. The close is answered with its own code (RFC 6455
             // §5.5.1), and nothing queued goes out before it.
-            finish(connection, saying: WebSocketFrameEncoder.close(code: code ?? .normalClosure), discardingQueued: true, at: now)
+            goodbyes.finish(connection, saying: WebSocketFrameEncoder.close(code: code ?? .normalClosure), discardingQueued: true, at: now)
             lobby.disconnect(connection.id, because: .closedByPeer, at: now)
         case .failure(let error):
-            finish(connection, saying: WebSocketFrameEncoder.close(code: error.closeCode, reason: error.description),
+            goodbyes.finish(connection, saying: WebSocketFrameEncoder.close(code: error.closeCode, reason: error.description),
                    discardingQueued: true, at: now)
             lobby.disconnect(connection.id, because: .brokeFraming(error.description), at: now)
         }
@@ -195,26 +174,12 @@ final class LoopSockets {
 
     // MARK: Answer timing
 
-    /// A batch of sockets was collected: its arrival is its first read's moment. Messages handled outside
-    /// a batch (a first line held by a welcome wait) are not timed.
-    func startBatch() {
-        traffic.timing.batchArrived = nil
-        traffic.timing.pending = 0
-    }
+    /// A batch of sockets was collected: its arrival is its first read's moment.
+    func startBatch() { traffic.startBatch() }
 
     /// A batch was handled: its last read's messages are answered now.
     func endBatch() {
-        if traffic.timing.pending > 0 { recordAnswers(at: loop.clock.nanoseconds()) }
-    }
-
-    /// Records the messages handled since the last read as answered at `nanoseconds`.
-    private func recordAnswers(at nanoseconds: UInt64) {
-        let pending = traffic.timing.pending
-        guard pending > 0 else { return }
-        traffic.timing.pending = 0
-        let arrived = traffic.timing.batchArrived ?? nanoseconds
-        let microseconds = nanoseconds > arrived ? Int((nanoseconds - arrived) / 1000) : 0
-        traffic.latency.record(microseconds: microseconds, answers: pending)
+        if traffic.timing.pending > 0 { traffic.recordAnswers(at: loop.clock.nanoseconds()) }
     }
 
     // MARK: Writing
@@ -237,7 +202,7 @@ final class LoopSockets {
                 send(frames, messages: messages, to: connection)
             case .close(let id, let reason):
                 guard let connection = open[id], connection.isOpen else { return }
-                sayGoodbye(to: connection, reason, at: loop.clock.now())
+                goodbyes.sayGoodbye(to: connection, reason, at: loop.clock.now())
             case .sendStatistics(let stats, let id):
                 guard let connection = open[id], connection.isOpen else { return }
                 deliver(ServerMessageEncoder.encode(.stats(loop.completed(stats))), messages: 1, to: connection)
@@ -268,12 +233,21 @@ final class LoopSockets {
             traffic.bytesOut += bytes.count
         case .overflow:
             let now = loop.clock.now()
-            sayGoodbye(to: connection, .tooSlow, at: now)
+            goodbyes.sayGoodbye(to: connection, .tooSlow, at: now)
             lobby.disconnect(connection.id, because: .tooSlow, at: now)
         case .failed:
             // errno is still the failed send's: nothing has run since.
             fail(connection, because: .socketError(errno, whileWriting: true))
         }
+    }
+
+    /// Sends what a connection has held, in order, and holds no more.
+    func releaseHeld(_ connection: Connection) {
+        connection.heldUntil = nil
+        let held = connection.held
+        connection.held = []
+        guard connection.isOpen else { return }
+        for chunk in held { send(chunk.bytes, messages: chunk.messages, to: connection) }
     }
 
     private func writable(_ connection: Connection) {
@@ -286,7 +260,49 @@ final class LoopSockets {
             }
         }
         if case .flushing = connection.lifecycle, connection.output.isEmpty {
-            startLingering(connection)
+            goodbyes.startLingering(connection)
+        }
+    }
+
+    // MARK: Failures
+
+    /// The peer is gone: its seat (if any) is kept for the grace period, and the socket closes at once.
+    func drop(_ connection: Connection, because cause: DisconnectCause) {
+        // The lobby forgets the connection before its slot is given back (`release`).
+        lobby.disconnect(connection.id, because: cause, at: loop.clock.now())
+        release(connection)
+        performLobbyActions()
+    }
+
+    /// A write found the peer gone. Before the connection counts as dropped, what the peer sent before going
+    /// is read and handled (once the current event is over): a client that sends `leave` and closes with
+    /// unread input makes the kernel answer with a reset, and the `leave` must still count.
+    func fail(_ connection: Connection, because cause: DisconnectCause) {
+        guard connection.isOpen else { return }
+        connection.lifecycle = .failing
+        open.failures.append((connection, cause))
+    }
+
+    /// Reads the last input of every connection that failed during the event, then drops it.
+    func finishFailures() {
+        while !open.failures.isEmpty {
+            let (connection, cause) = open.failures.removeFirst()
+            // Only a connection the lobby knows has last words for it.
+            var lastWords = connection.dialect.carriesMessages
+            while lastWords {
+                switch connection.read(into: readBuffer) {
+                case .bytes(let count):
+                    traffic.bytesIn += count
+                    let now = loop.clock.now()
+                    connection.framing.append(UnsafeRawBufferPointer(rebasing: readBuffer[..<count])) { input in
+                        if case .message(let message) = input { lobby.receive(message, from: connection.id, at: now) }
+                        performLobbyActions()
+                    }
+                case .wouldBlock, .endOfStream, .failed:
+                    lastWords = false
+                }
+            }
+            drop(connection, because: cause)
         }
     }
 }

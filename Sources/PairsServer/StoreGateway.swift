@@ -92,6 +92,7 @@ final class StoreGateway: @unchecked Sendable {
     /// in the store even if the server is killed the next moment. The writer commits every few
     /// milliseconds, many games a transaction, so what waits is one batch.
     func keep(_ game: FinishedGame, holding recipients: [ConnectionID]) {
+        loop.assertOnQueue()
         let now = loop.clock.now()
         let wallNow = WallClock.now()
         let record = StoredGames.record(of: game) { moment in
@@ -148,6 +149,7 @@ final class StoreGateway: @unchecked Sendable {
 
     /// Work done elsewhere came back, on the loop's queue (`ConnectionLoop.handle`).
     func receive(_ answer: Answer) {
+        loop.assertOnQueue()
         switch answer {
         case .query(let ticket, let answer, let bytes, let lines):
             guard case .query(_, let id)? = tickets.settle(ticket),
@@ -163,6 +165,7 @@ final class StoreGateway: @unchecked Sendable {
 
     /// A deadline of the gateway's came (`Due`).
     func due(_ due: Due, at now: Moment) {
+        loop.assertOnQueue()
         switch due {
         case .answerOverdue(let ticket):
             switch tickets.pending(ticket) {
@@ -222,6 +225,7 @@ final class StoreGateway: @unchecked Sendable {
     /// Asks the store on its own queue, and sends the answer from the loop's, or `storage_timeout` if the
     /// answer does not come within the deadline.
     func answer(_ query: StorageQuery, request: RequestID?, to id: ConnectionID) {
+        loop.assertOnQueue()
         let ticket = awaitStorage(.query(request: request, connection: id), afterMilliseconds: 0)
         let (store, step, loop) = (store, worker.step, loop)
         worker.queue.async {
@@ -240,6 +244,7 @@ final class StoreGateway: @unchecked Sendable {
     /// waits for the disk or for anyone's password. With one, after the lookup's delay, on the hashing pool
     /// (`busy` when its queue is full), within the storage deadline.
     func check(_ lookup: NameLookup) {
+        loop.assertOnQueue()
         let skeleton = NameSkeleton.of(lookup.name)
         if claimsInFlight[skeleton] != nil {
             claimsInFlight[skeleton]?.append(lookup)

@@ -48,6 +48,7 @@ final class WebFront {
 
     /// Bytes of a connection that does not speak messages yet: its first bytes, or an HTTP request.
     func receive(_ bytes: UnsafeRawBufferPointer, from connection: Connection, at now: Moment) {
+        loop.assertOnQueue()
         switch connection.framing {
         case .lines, .webSocket:
             assertionFailure("a message framing's bytes go to the lobby")
@@ -81,13 +82,14 @@ final class WebFront {
     /// closed without a byte: a browser replaces a closed idle socket, where one that read `welcome` fails
     /// the page it is used for.
     func endWelcomeWaits(at now: Moment) {
+        loop.assertOnQueue()
         while let (connection, length) = welcomeWaits.popDue(at: now) {
             sockets.readRequests(from: connection)
             guard connection.isOpen, case .sniffing(let first) = connection.framing else { continue }
             if first.bytes.isEmpty {
                 switch length {
                 case .pageVisitor:
-                    sockets.finish(connection, saying: [], discardingQueued: false, at: now)
+                    sockets.goodbyes.finish(connection, saying: [], discardingQueued: false, at: now)
                     continue
                 case .usual:
                     // A browser opens several sockets at once on a first visit: if one of them loaded the
@@ -108,6 +110,7 @@ final class WebFront {
 
     /// The request head of `connection` has not come within `requestHeadMilliseconds`: 408.
     func requestHeadOverdue(_ connection: Connection, at now: Moment) {
+        loop.assertOnQueue()
         guard connection.isOpen, connection.dialect == .http else { return }
         let limit = configuration.requestHeadMilliseconds
         let timeout = HTTPResponse.plainText(.requestTimeout, "408 Request Timeout: the request head did not end within \(limit) ms")
@@ -212,6 +215,6 @@ final class WebFront {
     /// words (`Connection: close`), and what the client still sends is drained rather than answered with a
     /// reset that could destroy the response.
     private func respond(_ response: HTTPResponse, to connection: Connection, includingBody: Bool, at now: Moment) {
-        sockets.finish(connection, saying: response.encoded(includingBody: includingBody), discardingQueued: false, at: now)
+        sockets.goodbyes.finish(connection, saying: response.encoded(includingBody: includingBody), discardingQueued: false, at: now)
     }
 }

@@ -54,7 +54,7 @@ struct TransportClockTests {
         #expect(try client.waitForBye() == .quit)
         // The server has said everything and shut its side; the client keeps its own open.
         try client.waitForClose()
-        advance(clock, by: LoopSockets.goodbyeMilliseconds - 1, on: server)
+        advance(clock, by: Goodbyes.goodbyeMilliseconds - 1, on: server)
         #expect(server.openSockets == 1)
         advance(clock, by: 1, on: server)
         try blockingWaitUntil("the lingering socket to close") { server.openSockets == 0 }
