@@ -2,9 +2,9 @@ import PairsWire
 
 /// What the lobby asks the transport to do. The lobby decides; the transport carries these out in order.
 ///
-/// Every change in every room makes a `send` per recipient, moved into the lobby's outbox and out again:
-/// the cases with large payloads (the statistics, a log entry, a finished game, a query) are `indirect`,
-/// boxed, so that an action is as small as a `send` and moving one is a few words, not a page.
+/// Every change in every room makes a `broadcast` per recipient, moved into the lobby's outbox and out
+/// again: the cases with large payloads (the statistics, a log entry, a finished game, a query) are
+/// `indirect`, boxed, so that an action is as small as a `send` and moving one is a few words, not a page.
 public enum LobbyAction: Sendable {
     /// Queue `bytes` (whole lines, each ending in `\n`) for a connection. `messages` is how many lines they
     /// hold, for the counters.
