@@ -110,3 +110,23 @@ struct TransportClockTests {
         #expect(String(decoding: reply, as: UTF8.self).hasPrefix("HTTP/1.1 408"))
     }
 }
+
+@Suite("The loop's deadlines")
+struct LoopDeadlinesTests {
+    @Test("deadlines come out soonest first whatever order they went in, those at one moment in the order they went in, none before it is due")
+    func soonestFirst() {
+        var deadlines = LoopDeadlines()
+        let moments: [Int64] = [50, 10, 30, 10, 70, 20, 30, 10]
+        for (index, moment) in moments.enumerated() {
+            deadlines.add(.store(.answerOverdue(ticket: index)), at: Moment(milliseconds: moment))
+        }
+        #expect(deadlines.next == Moment(milliseconds: 10))
+        #expect(deadlines.popDue(at: Moment(milliseconds: 9)) == nil)
+        var order: [Int] = []
+        while let due = deadlines.popDue(at: Moment(milliseconds: 60)) {
+            if case .store(.answerOverdue(let ticket)) = due { order.append(ticket) }
+        }
+        #expect(order == [1, 3, 7, 5, 2, 6, 0])
+        #expect(deadlines.next == Moment(milliseconds: 70))
+    }
+}
