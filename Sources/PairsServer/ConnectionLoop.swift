@@ -47,7 +47,10 @@ final class ConnectionLoop: @unchecked Sendable {
 
     /// Where the loop is in its life.
     private enum State {
-        case running
+        /// Made, not started: nothing is served yet.
+        case idle
+        /// Serving, and accepting from the listener (the listening socket closes when the loop leaves this).
+        case running(Listener)
         /// Goodbyes are going out; `completion` runs once every connection is closed.
         case draining(completion: @Sendable () -> Void)
         case stopped
@@ -63,8 +66,7 @@ final class ConnectionLoop: @unchecked Sendable {
     /// Nil when the server keeps nothing.
     private(set) var gateway: StoreGateway?
     private var timer: LoopTimer
-    private var listener: Listener?
-    private var state = State.running
+    private var state = State.idle
 
     init(queue: DispatchQueue, clock: any TransportClock, lobby: Lobby, log: ServerLog) {
         self.queue = queue
@@ -86,7 +88,7 @@ final class ConnectionLoop: @unchecked Sendable {
     func start(listener: Listener, events: EventLoop, outputLimit: Int) throws(SocketError) {
         assertOnQueue()
         try listener.watch(with: events.poller)
-        self.listener = listener
+        state = .running(listener)
         sockets = LoopSockets(loop: self, lobby: lobby, events: events, outputLimit: outputLimit)
         events.start(policy: Self.harvestPolicy,
                      beforeEachBatch: { [self] in sockets.startBatch() },
@@ -107,7 +109,7 @@ final class ConnectionLoop: @unchecked Sendable {
     /// lobby's actions unsent, a failed connection unfinished or the timer pointed at a stale deadline.
     func handle(_ input: LoopInput) {
         assertOnQueue()
-        guard sockets != nil else {
+        if case .idle = state {
             // Never started: nothing to stop.
             if case .shutdown(let completion) = input { completion() }
             return
@@ -171,7 +173,7 @@ final class ConnectionLoop: @unchecked Sendable {
 
     /// The listening socket is ready: its newcomers are taken in, their welcome waiting for their first bytes.
     func acceptConnections() {
-        guard let listener else { return }
+        guard case .running(let listener) = state else { return }
         listener.acceptConnections(open: { sockets.open.count }, connectionsKnown: lobby.connectionCount) { fd, address in
             guard let connection = sockets.admit(fd, address: address) else { return }
             web.admitted(connection, host: address.host, at: clock.now())
@@ -181,9 +183,8 @@ final class ConnectionLoop: @unchecked Sendable {
     /// Stops accepting, says `bye {reason: "shutdown"}` to everyone, and lets the goodbyes drain for at most
     /// `shutdownDrainMilliseconds`.
     private func shutdown(then completion: @escaping @Sendable () -> Void) {
-        guard case .running = state else { return completion() }
-        listener?.close(removingFrom: sockets.events.poller)
-        listener = nil
+        guard case .running(let listener) = state else { return completion() }
+        listener.close(removingFrom: sockets.events.poller)
         let now = clock.now()
         let deadline = now.adding(milliseconds: Self.shutdownDrainMilliseconds)
         // Every goodbye starts before the lobby hears of any: the states its departures cause would
