@@ -275,7 +275,7 @@ extension Lobby {
         }
         guard let room = client.room else { return }
         let chat = ServerMessageEncoder.encode(.chat(ChatMessage(room: room.name, from: from, seat: client.seat, text: text, id: id)))
-        room.forEachRecipient { append(.send(chat, messages: 1, to: $0)) }
+        broadcast(chat, messages: 1, in: room)
     }
 
     private func resume(_ token: String, from client: Client, request: Request, at now: Moment) {

@@ -28,9 +28,7 @@ extension Lobby {
         if configuration.keepsGames {
             for index in states.indices { keep(states[index], of: room, at: now) }
         }
-        room.forEachRecipient(first: requester.flatMap { room.hasMember($0) ? $0.id : nil }) {
-            append(.send(bytes, messages: states.count, to: $0))
-        }
+        broadcast(bytes, messages: states.count, in: room, first: requester.flatMap { room.hasMember($0) ? $0.id : nil })
         for index in states.indices {
             switch states[index].event {
             case .leave(let seat):

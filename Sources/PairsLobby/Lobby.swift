@@ -255,6 +255,15 @@ public final class Lobby {
         outbox.append(action)
     }
 
+    /// Sends `bytes` to everyone in `room` (`Room.forEachRecipient`, `first` first) as one broadcast.
+    func broadcast(_ bytes: [UInt8], messages: Int, in room: Room, first: ConnectionID? = nil) {
+        var starts = true
+        room.forEachRecipient(first: first) {
+            append(.broadcast(bytes, messages: messages, to: $0, first: starts))
+            starts = false
+        }
+    }
+
     func send(_ message: ServerMessage, to client: Client) {
         append(.send(ServerMessageEncoder.encode(message), messages: 1, to: client.id))
     }

@@ -2,13 +2,18 @@ import PairsWire
 
 /// What the lobby asks the transport to do. The lobby decides; the transport carries these out in order.
 ///
-/// Every change in every room makes a `send` per recipient, moved into the lobby's outbox and out again:
-/// the cases with large payloads (the statistics, a log entry, a finished game, a query) are `indirect`,
-/// boxed, so that an action is as small as a `send` and moving one is a few words, not a page.
+/// Every change in every room makes a `broadcast` per recipient, moved into the lobby's outbox and out
+/// again: the cases with large payloads (the statistics, a log entry, a finished game, a query) are
+/// `indirect`, boxed, so that an action is as small as a `send` and moving one is a few words, not a page.
 public enum LobbyAction: Sendable {
     /// Queue `bytes` (whole lines, each ending in `\n`) for a connection. `messages` is how many lines they
-    /// hold, for the counters. The same array goes to every member of a room, so it is encoded once.
+    /// hold, for the counters.
     case send([UInt8], messages: Int, to: ConnectionID)
+    /// Queue `bytes` for one of several connections that all get the same bytes: a room's states or its
+    /// chat, encoded once for all of them. `first` starts a broadcast: the `broadcast`s that follow it,
+    /// up to the next `first`, carry the same array, so the transport may frame it once for all of them
+    /// (a WebSocket's frames) instead of per recipient.
+    case broadcast([UInt8], messages: Int, to: ConnectionID, first: Bool)
     /// Say `bye` with the reason and close the connection. The lobby has already forgotten it.
     case close(ConnectionID, ByeReason)
     /// Answer `stats`: the lobby's counters, which the transport completes with its own (bytes and

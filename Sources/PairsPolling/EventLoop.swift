@@ -51,6 +51,23 @@ public final class EventLoop: @unchecked Sendable {
         handle: @escaping @Sendable (_ token: UInt64, _ events: UInt32) -> Void,
         afterHarvest: @escaping @Sendable () -> Void = {}
     ) {
+        start(policy: policy, beforeEachBatch: beforeEachBatch, afterEachBatch: afterEachBatch, handle: handle,
+              wakeup: { [self] in
+                  harvest()
+                  afterHarvest()
+              })
+    }
+
+    /// Starts watching the poller's sockets on `queue`, calling `wakeup` when some are ready instead of
+    /// harvesting them: for an owner that passes every input through one entry point of its own, which
+    /// calls `harvest` there. The other arguments are `start`'s.
+    public func start(
+        policy: Policy,
+        beforeEachBatch: @escaping @Sendable () -> Void = {},
+        afterEachBatch: @escaping @Sendable () -> Void = {},
+        handle: @escaping @Sendable (_ token: UInt64, _ events: UInt32) -> Void,
+        wakeup: @escaping @Sendable () -> Void
+    ) {
         precondition(source == nil, "an event loop is started once")
         self.policy = policy
         self.beforeEachBatch = beforeEachBatch
@@ -62,14 +79,23 @@ public final class EventLoop: @unchecked Sendable {
             #if DEBUG
             dispatchPrecondition(condition: .onQueue(queue))
             #endif
-            poller.harvestUntilQuiet(maxBatches: policy.maxBatchesPerWakeup, lingering: policy.linger,
-                                     beforeEachBatch: beforeEachBatch, afterEachBatch: afterEachBatch, handle)
-            afterHarvest()
+            wakeup()
         }
         // The epoll descriptor must stay open until Dispatch has let go of it: the poller closes it when freed.
         source.setCancelHandler { [self] in withExtendedLifetime(poller) {} }
         source.activate()
         self.source = source
+    }
+
+    /// Harvests the ready sockets as the policy says, waiting briefly for more once they are quiet: what a
+    /// wakeup does (`start`'s `wakeup` calls it).
+    public func harvest() {
+        #if DEBUG
+        dispatchPrecondition(condition: .onQueue(queue))
+        #endif
+        guard source != nil, let policy, let handle else { return }
+        poller.harvestUntilQuiet(maxBatches: policy.maxBatchesPerWakeup, lingering: policy.linger,
+                                 beforeEachBatch: beforeEachBatch, afterEachBatch: afterEachBatch, handle)
     }
 
     /// Handles the sockets that are ready now, without waiting for more, before the caller goes on.

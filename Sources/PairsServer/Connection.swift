@@ -51,7 +51,7 @@ final class Connection: @unchecked Sendable {
     /// Output held back until the store has settled this ticket: the last state of a game that ended, and
     /// everything after it, so that no client sees a game end before it is kept (`LobbyAction.record`).
     var heldUntil: UInt64?
-    /// When the output began to be held, for `Server.maxHoldMilliseconds`.
+    /// When the output began to be held, for `StoreGateway.maxHoldMilliseconds`.
     var heldSince = Moment(milliseconds: 0)
     /// The bytes held, with how many messages each holds, in order.
     var held: [(bytes: [UInt8], messages: Int)] = []

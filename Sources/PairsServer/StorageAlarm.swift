@@ -21,6 +21,8 @@ struct StorageAlarm {
     }
 
     private var held: Held?
+    /// Whether the owner has set a deadline to write the held failures (`heldDeadline`).
+    var isWriteScheduled = false
     private var lastLine: Moment?
     /// When the store started failing as a whole; nil while it is healthy.
     private var spellStarted: Moment?

@@ -38,6 +38,8 @@ final class LobbyHarness {
     private(set) var received: [ConnectionID: [ServerMessage]] = [:]
     /// Every byte each connection was sent, as the transport would write it.
     private(set) var bytes: [ConnectionID: [UInt8]] = [:]
+    /// Every broadcast part, in order: whom it went to, whether it started a broadcast, and its bytes.
+    private(set) var broadcasts: [(to: ConnectionID, first: Bool, bytes: [UInt8])] = []
     /// The `bye` each closed connection got.
     private(set) var closed: [ConnectionID: ByeReason] = [:]
     private(set) var log: [LogEntry] = []
@@ -223,8 +225,9 @@ final class LobbyHarness {
 
     private func perform(_ action: LobbyAction) {
         switch action {
-        case .send(let bytes, let messages, let id):
+        case .send(let bytes, let messages, let id), .broadcast(let bytes, let messages, let id, _):
             guard keepsSends else { return }
+            if case .broadcast(_, _, _, let first) = action { broadcasts.append((id, first, bytes)) }
             self.bytes[id, default: []] += bytes
             let lines = bytes.split(separator: UInt8(ascii: "\n"))
             #expect(lines.count == messages, "the message count matches the lines sent")

@@ -14,13 +14,13 @@ import Testing
 /// a frozen disk, until the test opens it.
 private final class StorageGate: Sendable {
     private let semaphore = DispatchSemaphore(value: 0)
-    let holds: Server.StorageWork
+    let holds: StoreGateway.StorageWork
 
-    init(holding work: Server.StorageWork) {
+    init(holding work: StoreGateway.StorageWork) {
         holds = work
     }
 
-    func pass(_ work: Server.StorageWork) {
+    func pass(_ work: StoreGateway.StorageWork) {
         guard work == holds else { return }
         semaphore.wait()
         semaphore.signal()

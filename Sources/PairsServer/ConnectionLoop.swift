@@ -1,0 +1,262 @@
+import Dispatch
+import PairsLobby
+import PairsPolling
+import PairsRules
+import PairsStorage
+import PairsWire
+
+/// Everything that reaches a loop. Each goes through `ConnectionLoop.handle`, which ends every one the
+/// same way: the lobby's actions carried out, failed connections finished, the timer armed.
+enum LoopInput {
+    /// The epoll set has sockets ready: they are harvested (accepted, read, written) batch after batch.
+    case socketsReady
+    /// The loop's one timer fired: the lobby's deadlines, the welcome waits and the transport's own.
+    case timerFired
+    /// Work done off the loop came back: a history answer, a name check, the store's report.
+    case stored(StoreGateway.Answer)
+    /// Stop: goodbye to everyone, a drain of at most `shutdownDrainMilliseconds`, then `completion`.
+    case shutdown(completion: @Sendable () -> Void)
+    // A server with several loops adds here what one loop hands another (a connection moving in).
+}
+
+/// One event loop of the transport: one serial queue, one epoll set with its connections (`LoopSockets`),
+/// the web front, the store's gateway, the lobby, and one timer for all their deadlines.
+///
+/// Every input enters through `handle` on `queue`, the only place that settles what an input left to do.
+/// Everything here and in the parts is used only on `queue` (checked in debug builds at each entry), which
+/// is the `@unchecked Sendable` promise. Sockets are non-blocking and every Dispatch source (readiness, the
+/// timer) targets the queue, so no lock is needed. The loop holds its own lobby, epoll set, read buffer and
+/// timer: a server could run several, each with its own listener or dealt connections by one.
+///
+/// Client sockets and the listening socket sit in one epoll set watched by a single Dispatch read source
+/// (`EventLoop`, shared with the load generator), as Redis's ae loop watches all its descriptors: one
+/// Dispatch wakeup serves every socket that became ready meanwhile, where a source per socket would cost
+/// Dispatch's manager thread two hand-offs per event (README.md, "Benchmarks").
+final class ConnectionLoop: @unchecked Sendable {
+    /// Bytes read per readable event: one buffer, shared by the loop's connections since only it reads.
+    static let readBufferBytes = 64 * 1024
+    /// How long a shutdown waits for goodbyes to drain before closing anyway: the process must exit
+    /// within two seconds of SIGTERM.
+    static let shutdownDrainMilliseconds: Int64 = 1500
+    /// How the readiness handler harvests: at most 4 batches per Dispatch wakeup, so the timer gets the
+    /// queue between them however busy the clients are; then, once every socket is quiet, it waits briefly
+    /// for the next request (`Linger.forQuickAnswers`: a bot answers a state within tens of microseconds).
+    /// Newcomers are not held off by the wait: the listening socket is in the epoll set, so a connect ends
+    /// the wait like a request does.
+    static let harvestPolicy = EventLoop.Policy(maxBatchesPerWakeup: 4, linger: .forQuickAnswers)
+
+    /// Where the loop is in its life.
+    private enum State {
+        /// Made, not started: nothing is served yet.
+        case idle
+        /// Serving, and accepting from the listener (the listening socket closes when the loop leaves this).
+        case running(Listener)
+        /// Goodbyes are going out; `completion` runs once every connection is closed.
+        case draining(completion: @Sendable () -> Void)
+        case stopped
+    }
+
+    let queue: DispatchQueue
+    let clock: any TransportClock
+    let lobby: Lobby
+    let log: ServerLog
+    /// The epoll set and the connections; nil until `start`.
+    private(set) var sockets: LoopSockets!
+    private(set) var web: WebFront!
+    /// Nil when the server keeps nothing.
+    private(set) var gateway: StoreGateway?
+    private var timer: LoopTimer
+    private var state = State.idle
+
+    init(queue: DispatchQueue, clock: any TransportClock, lobby: Lobby, log: ServerLog) {
+        self.queue = queue
+        self.clock = clock
+        self.lobby = lobby
+        self.log = log
+        timer = LoopTimer()
+    }
+
+    /// Sets the parts up; before `start`, on any thread, since nothing runs on the queue yet.
+    func configure(_ configuration: ServerConfiguration, store: GameStore?,
+                   storageStep: @escaping @Sendable (StoreGateway.StorageWork) -> Void) {
+        web = WebFront(loop: self, configuration: configuration)
+        gateway = store.map { StoreGateway(loop: self, store: $0, configuration: configuration, storageStep: storageStep) }
+        store?.watch { [weak self] event in self?.enqueue(.stored(.report(event))) }
+    }
+
+    /// Starts serving `listener`'s newcomers and `events`' sockets. On the queue.
+    func start(listener: Listener, events: EventLoop, outputLimit: Int) throws(SocketError) {
+        assertOnQueue()
+        try listener.watch(with: events.poller)
+        state = .running(listener)
+        sockets = LoopSockets(loop: self, lobby: lobby, events: events, outputLimit: outputLimit)
+        events.start(policy: Self.harvestPolicy,
+                     beforeEachBatch: { [self] in sockets.startBatch() },
+                     afterEachBatch: { [self] in sockets.endBatch() },
+                     handle: { [self] token, events in sockets.serviceReadySocket(token, events: events) },
+                     wakeup: { [self] in handle(.socketsReady) })
+        timer.start(clock.makeTimer(on: queue) { [self] in handle(.timerFired) })
+    }
+
+    /// Hands `input` to the loop from any thread.
+    func enqueue(_ input: LoopInput) {
+        queue.async { [self] in handle(input) }
+    }
+
+    // MARK: The entry point
+
+    /// Handles one input, then settles what it left: the only place that does, so no input can leave the
+    /// lobby's actions unsent, a failed connection unfinished or the timer pointed at a stale deadline.
+    func handle(_ input: LoopInput) {
+        assertOnQueue()
+        if case .idle = state {
+            // Never started: nothing to stop.
+            if case .shutdown(let completion) = input { completion() }
+            return
+        }
+        switch input {
+        case .socketsReady:
+            sockets.events.harvest()
+        case .timerFired:
+            // What arrived before the timer ran counts first: a late timer must not blame a client for the
+            // server's own delay (a ping still in the socket, a flip sent before the turn clock ran out).
+            sockets.events.handleReadySockets()
+            let now = clock.now()
+            while let due = timer.deadlines.popDue(at: now) { carryOut(due, at: now) }
+            web.endWelcomeWaits(at: now)
+            lobby.advance(to: now)
+        case .stored(let answer):
+            gateway?.receive(answer)
+        case .shutdown(let completion):
+            shutdown(then: completion)
+        }
+        settle()
+    }
+
+    private func settle() {
+        sockets.performLobbyActions()
+        sockets.finishFailures()
+        if case .draining = state { continueDrain() }
+        armTimer()
+    }
+
+    /// Ends the welcome waits that are due, then points the timer at the next deadline of the lobby, of a
+    /// welcome wait or of the transport. Runs after every input, so a wait ends within a batch of its
+    /// deadline on a busy server, and by the timer on a quiet one.
+    private func armTimer() {
+        guard case .running = state else { return timer.arm(at: timer.deadlines.next) }
+        if web.hasWelcomeWaits { web.endWelcomeWaits(at: clock.now()) }
+        timer.arm(at: earliest(earliest(lobby.nextDeadline, web.nextWelcomeDeadline()), timer.deadlines.next))
+    }
+
+    private func earliest(_ a: Moment?, _ b: Moment?) -> Moment? {
+        guard let a, let b else { return a ?? b }
+        return min(a, b)
+    }
+
+    /// Sets a deadline of the transport's: the timer is pointed at it when the input settles.
+    func add(_ deadline: LoopDeadline, at moment: Moment) {
+        assertOnQueue()
+        timer.deadlines.add(deadline, at: moment)
+    }
+
+    private func carryOut(_ due: LoopDeadline, at now: Moment) {
+        switch due {
+        case .goodbye(let connection): sockets.goodbyes.closeIfOverdue(connection, at: now)
+        case .requestHead(let connection): web.requestHeadOverdue(connection, at: now)
+        case .store(let due): gateway?.due(due, at: now)
+        case .drain: for connection in sockets.open.all { sockets.goodbyes.closeIfOverdue(connection, at: now) }
+        }
+    }
+
+    // MARK: Accepting and stopping
+
+    /// The listening socket is ready: its newcomers are taken in, their welcome waiting for their first bytes.
+    func acceptConnections() {
+        guard case .running(let listener) = state else { return }
+        listener.acceptConnections(open: { sockets.open.count }, connectionsKnown: lobby.connectionCount) { fd, address in
+            guard let connection = sockets.admit(fd, address: address) else { return }
+            web.admitted(connection, host: address.host, at: clock.now())
+        }
+    }
+
+    /// Stops accepting, says `bye {reason: "shutdown"}` to everyone, and lets the goodbyes drain for at most
+    /// `shutdownDrainMilliseconds`.
+    private func shutdown(then completion: @escaping @Sendable () -> Void) {
+        guard case .running(let listener) = state else { return completion() }
+        listener.close(removingFrom: sockets.events.poller)
+        let now = clock.now()
+        let deadline = now.adding(milliseconds: Self.shutdownDrainMilliseconds)
+        // Every goodbye starts before the lobby hears of any: the states its departures cause would
+        // otherwise reach connections that are about to get `bye` anyway.
+        let open = sockets.open.all.filter(\.isOpen)
+        log.write(.info, .shuttingDown(connections: open.count, gamesInProgress: lobby.gamesInProgress))
+        for connection in open { sockets.goodbyes.sayGoodbye(to: connection, .shutdown, at: now) }
+        for connection in open { lobby.disconnect(connection.id, because: .shutdown, at: now) }
+        sockets.performLobbyActions()
+        sockets.goodbyes.hurryGoodbyes(to: deadline)
+        add(.drain, at: deadline)
+        state = .draining(completion: completion)
+    }
+
+    /// Closes what has said everything, and, once every connection is closed, stops for good.
+    private func continueDrain() {
+        sockets.goodbyes.closeLingering()
+        guard sockets.open.isEmpty, case .draining(let completion) = state else { return }
+        state = .stopped
+        timer.cancel()
+        sockets.events.cancel()
+        // The games that ended last are committed before the process may exit.
+        gateway?.flushStore()
+        log.stopSummaries()
+        log.write(.info, .stopped)
+        completion()
+    }
+
+    // MARK: Statistics
+
+    func statistics(at now: Moment) -> ServerStatistics {
+        assertOnQueue()
+        return completed(lobby.statistics(at: now))
+    }
+
+    /// The lobby's counters with the transport's and the store's added.
+    func completed(_ lobbyStatistics: ServerStatistics) -> ServerStatistics {
+        var stats = lobbyStatistics
+        let traffic = sockets?.traffic ?? Traffic()
+        let store = gateway?.store
+        stats.messagesOut = traffic.messagesOut
+        stats.bytesIn = traffic.bytesIn
+        stats.bytesOut = traffic.bytesOut
+        stats.gamesStored = store?.gamesStored ?? 0
+        stats.storageErrors = store?.storageErrors ?? 0
+        stats.latency = traffic.latency
+        stats.errors.merge(traffic.errors, uniquingKeysWith: +)
+        stats.gamesPruned = store?.gamesPruned ?? 0
+        stats.storage = store.map { $0.isHealthy ? .ok : .failing } ?? StorageHealth.none
+        return stats
+    }
+
+    /// In debug builds, traps when called off the loop's queue, which owns everything here.
+    @inline(__always)
+    func assertOnQueue() {
+        #if DEBUG
+        dispatchPrecondition(condition: .onQueue(queue))
+        #endif
+    }
+}
+
+/// The loop's one timer and the transport's deadlines it serves, with the lobby's and the welcome waits'.
+struct LoopTimer {
+    private var timer: (any TransportTimer)?
+    var deadlines = LoopDeadlines()
+
+    mutating func start(_ timer: any TransportTimer) { self.timer = timer }
+
+    func arm(at deadline: Moment?) { timer?.arm(at: deadline) }
+
+    mutating func cancel() {
+        timer?.cancel()
+        timer = nil
+    }
+}
