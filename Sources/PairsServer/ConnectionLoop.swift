@@ -234,6 +234,8 @@ final class ConnectionLoop: @unchecked Sendable {
         stats.errors.merge(traffic.errors, uniquingKeysWith: +)
         stats.gamesPruned = store?.gamesPruned ?? 0
         stats.storage = store.map { $0.isHealthy ? .ok : .failing } ?? StorageHealth.none
+        stats.storeLatency = gateway?.commits.histogram ?? AnswerLatency()
+        stats.storeQueue = store?.gamesWaiting ?? 0
         return stats
     }
 

@@ -43,6 +43,13 @@ enum ServerMetrics {
         out.sample("pairs_games_stored", [:], stats.gamesStored)
         out.family("pairs_storage_errors_total", .counter, help: "Failures of the history's storage (games lost) since the server started.")
         out.sample("pairs_storage_errors_total", [:], stats.storageErrors)
+        out.family("pairs_store_queue_games", .gauge, help: "Finished games waiting to be committed by the store.")
+        out.sample("pairs_store_queue_games", [:], stats.storeQueue)
+        out.histogram("pairs_store_write_duration_seconds",
+                      help: "Time from a game's end to its commit by the store, per game (to the millisecond).",
+                      bounds: AnswerLatency.boundsMicroseconds.map { Double($0) / 1_000_000 },
+                      cumulativeCounts: stats.storeLatency.cumulativeCounts,
+                      sum: Double(stats.storeLatency.sumMicroseconds) / 1_000_000)
         out.histogram("pairs_answer_duration_seconds",
                       help: "Time from the arrival of a request's batch of sockets to its answer's write, per request.",
                       bounds: AnswerLatency.boundsMicroseconds.map { Double($0) / 1_000_000 },

@@ -72,6 +72,8 @@ final class StoreGateway: @unchecked Sendable {
     private var held = HeldOutput()
     /// What the log says of the store's failures, rate-limited.
     private var alarm = StorageAlarm()
+    /// How long games wait to be committed.
+    private(set) var commits = CommitLatency()
 
     init(loop: ConnectionLoop, store: GameStore, configuration: ServerConfiguration,
          storageStep: @escaping @Sendable (StorageWork) -> Void) {
@@ -106,6 +108,7 @@ final class StoreGateway: @unchecked Sendable {
         }
         // Dropped for a full backlog: it will never be settled, so nothing waits for it.
         guard let ticket else { return }
+        commits.submitted(ticket, at: now)
         for id in recipients {
             guard let connection = loop.sockets.open[id], connection.isOpen else { continue }
             if connection.heldUntil == nil {
@@ -201,6 +204,7 @@ final class StoreGateway: @unchecked Sendable {
         case .recovered(let failures, let gamesLost):
             for line in alarm.recovered(failures: failures, gamesLost: gamesLost, at: now) { loop.log.write(line.level, line.event) }
         case .settled(let ticket):
+            commits.settled(through: ticket, at: now)
             return releaseHolds(settledThrough: ticket)
         }
         scheduleHeldStorageFailures(at: now)

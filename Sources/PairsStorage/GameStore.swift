@@ -127,6 +127,12 @@ public final class GameStore: Sendable {
         writer.stored.load(ordering: .relaxed)
     }
 
+    /// Games handed to `record(_:)` and not yet committed: the writer's backlog, a few while it works, up to
+    /// `GameWriter.maxBacklog` while the disk stalls.
+    public var gamesWaiting: Int {
+        writer.waiting
+    }
+
     /// Games deleted by the retention policy since the store opened.
     public var gamesPruned: Int {
         writer.pruned.load(ordering: .relaxed)

@@ -112,6 +112,11 @@ final class GameWriter: Sendable {
         return ticket
     }
 
+    /// Games submitted and not yet taken into a transaction. Takes the backlog's lock: for `stats`, not per game.
+    var waiting: Int {
+        backlog.withLock { $0.games.count }
+    }
+
     /// Commits every game handed over so far, and returns when they are on disk (or have failed). Blocks:
     /// for shutting down and for tests.
     func flush() {

@@ -208,6 +208,11 @@ public struct ServerStatistics: Sendable, Hashable {
     public var gamesFinishedByVariant: [String: Int] = [:]
     /// How long answers took, since the server started (the transport's to fill in).
     public var latency = AnswerLatency()
+    /// How long finished games waited to be committed by the store, from the end of the game to the commit
+    /// (each game its own sample); empty on a server that keeps nothing.
+    public var storeLatency = AnswerLatency()
+    /// Finished games waiting to be committed now.
+    public var storeQueue = 0
     /// Finished games deleted from the history by its retention policy since the server started.
     public var gamesPruned = 0
     /// Whether the history's storage is keeping games now; nil from a server that does not say.

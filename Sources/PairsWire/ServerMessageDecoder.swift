@@ -106,17 +106,12 @@ public enum ServerMessageDecoder {
             for (key, value) in try reader.optionalObject("games_finished_by_variant")?.members ?? [] {
                 if let count = value.integerValue { stats.gamesFinishedByVariant[key] = Int(count) }
             }
-            if let latency = try reader.optionalObject("latency_us") {
-                let counts = latency["counts"]?.arrayValue?.compactMap(\.integerValue).map { Int($0) }
-                let sum = latency["sum"]?.integerValue
-                guard let counts, let sum, let histogram = AnswerLatency(cumulativeCounts: counts, sumMicroseconds: Int(sum)) else {
-                    throw .badField("latency_us")
-                }
-                stats.latency = histogram
-            }
+            if let latency = try histogram("latency_us", in: &reader) { stats.latency = latency }
             stats.gamesPruned = try reader.optionalInteger("games_pruned") ?? 0
             // A value this client does not know reads as not said.
             stats.storage = try reader.optionalString("storage").flatMap(StorageHealth.init(rawValue:))
+            if let latency = try histogram("store_latency_us", in: &reader) { stats.storeLatency = latency }
+            stats.storeQueue = try reader.optionalInteger("store_queue") ?? 0
             stats.id = reader.id()
             message = .stats(stats)
         case "left":
@@ -202,6 +197,17 @@ public enum ServerMessageDecoder {
         }
         reader.noteUnknownField(in: &unknown)
         return .message(message, firstUnknown: unknown)
+    }
+
+    /// A histogram as `stats` sends one (`{"le", "counts", "sum"}`), or nil when `key` is absent (older servers).
+    private static func histogram(_ key: String, in reader: inout Reader) throws(ServerMessageError) -> AnswerLatency? {
+        guard let object = try reader.optionalObject(key) else { return nil }
+        let counts = object["counts"]?.arrayValue?.compactMap(\.integerValue).map { Int($0) }
+        let sum = object["sum"]?.integerValue
+        guard let counts, let sum, let histogram = AnswerLatency(cumulativeCounts: counts, sumMicroseconds: Int(sum)) else {
+            throw .badField(key)
+        }
+        return histogram
     }
 
     private static func state(_ reader: inout Reader, unknown: inout UnknownPart?) throws(ServerMessageError) -> StateMessage {

@@ -107,17 +107,11 @@ public enum ServerMessageEncoder {
             w.key("games_finished_by_variant"); w.beginObject()
             for (label, count) in stats.gamesFinishedByVariant.sorted(by: { $0.key < $1.key }) { w.key(label); w.integer(count) }
             w.endObject()
-            w.key("latency_us"); w.beginObject()
-            w.key("le"); w.beginArray()
-            for bound in AnswerLatency.boundsMicroseconds { w.integer(bound) }
-            w.endArray()
-            w.key("counts"); w.beginArray()
-            for count in stats.latency.cumulativeCounts { w.integer(count) }
-            w.endArray()
-            w.key("sum"); w.integer(stats.latency.sumMicroseconds)
-            w.endObject()
+            write(stats.latency, as: "latency_us", to: &w)
             w.key("games_pruned"); w.integer(stats.gamesPruned)
             if let storage = stats.storage { w.key("storage"); w.string(storage.rawValue) }
+            write(stats.storeLatency, as: "store_latency_us", to: &w)
+            w.key("store_queue"); w.integer(stats.storeQueue)
             writeID(stats.id, to: &w)
         case .left(let room, let id):
             w.key("type"); w.string("left")
@@ -302,6 +296,19 @@ public enum ServerMessageEncoder {
 
     private static func writeSeat(_ seat: Seat?, to w: inout JSONWriter) {
         if let seat { w.integer(seat.index) } else { w.null() }
+    }
+
+    /// A histogram as `stats` sends one: `{"le": bounds, "counts": cumulative counts, "sum": microseconds}`.
+    private static func write(_ latency: AnswerLatency, as key: String, to w: inout JSONWriter) {
+        w.key(key); w.beginObject()
+        w.key("le"); w.beginArray()
+        for bound in AnswerLatency.boundsMicroseconds { w.integer(bound) }
+        w.endArray()
+        w.key("counts"); w.beginArray()
+        for count in latency.cumulativeCounts { w.integer(count) }
+        w.endArray()
+        w.key("sum"); w.integer(latency.sumMicroseconds)
+        w.endObject()
     }
 
     private static func writeID(_ id: RequestID?, to w: inout JSONWriter) {

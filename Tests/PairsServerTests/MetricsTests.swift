@@ -87,6 +87,16 @@ private func scrape(_ port: Int) throws -> (reply: HTTPReply, scrape: Scrape) {
     return (reply, try Scrape(reply.text))
 }
 
+/// Checks that `name`'s buckets are in order of their bounds, never go down, and end with +Inf equal to `_count`.
+private func expectCumulative(_ name: String, in scrape: Scrape) throws {
+    let buckets = scrape.samples.filter { $0.name == name + "_bucket" }
+    #expect(buckets.count == AnswerLatency.boundsMicroseconds.count + 1, "\(name)")
+    let bounds = buckets.compactMap { Double($0.labels["le"]!.replacingOccurrences(of: "+Inf", with: "inf")) }
+    #expect(bounds == bounds.sorted() && bounds.last == .infinity, "\(name)")
+    #expect(zip(buckets, buckets.dropFirst()).allSatisfy { $0.value <= $1.value }, "\(name)")
+    #expect(buckets.last?.value == scrape.value(name + "_count"), "\(name)")
+}
+
 /// A few bot games kept running on `server` by `pairs load`, for as long as the test runs.
 private func botGames(on server: Server) throws -> Subprocess {
     try Subprocess(Tools.pairs(), ["load", "--host", "127.0.0.1", "--port", String(server.port), "--concurrency", "3",
@@ -130,6 +140,7 @@ struct MetricsTests {
             "pairs_uptime_seconds": "gauge", "pairs_storage_enabled": "gauge", "pairs_storage_failing": "gauge",
             "pairs_games_stored": "gauge",
             "pairs_storage_errors_total": "counter", "pairs_answer_duration_seconds": "histogram",
+            "pairs_store_queue_games": "gauge", "pairs_store_write_duration_seconds": "histogram",
         ]
         for scrape in [first, second] {
             #expect(scrape.types == expected)
@@ -144,18 +155,15 @@ struct MetricsTests {
                     switch label {
                     case "code": #expect(ErrorCode(rawValue: value) != nil)
                     case "variant": #expect(value.wholeMatch(of: /(solo|duel)-(pairs|triples)-(words|cards)-(classic|matchismo)/) != nil)
-                    case "le": #expect(sample.name == "pairs_answer_duration_seconds_bucket")
+                    case "le": #expect(["pairs_answer_duration_seconds_bucket", "pairs_store_write_duration_seconds_bucket"].contains(sample.name))
                     default: Issue.record("an unexpected label \(label)")
                     }
                 }
             }
-            // The histogram: buckets in order of their bounds, never going down, +Inf last and equal to _count.
-            let buckets = scrape.samples.filter { $0.name == "pairs_answer_duration_seconds_bucket" }
-            #expect(buckets.count == AnswerLatency.boundsMicroseconds.count + 1)
-            let bounds = buckets.compactMap { Double($0.labels["le"]!.replacingOccurrences(of: "+Inf", with: "inf")) }
-            #expect(bounds == bounds.sorted() && bounds.last == .infinity)
-            #expect(zip(buckets, buckets.dropFirst()).allSatisfy { $0.value <= $1.value })
-            #expect(buckets.last?.value == scrape.value("pairs_answer_duration_seconds_count"))
+            // The histograms: buckets in order of their bounds, never going down, +Inf last and equal to _count.
+            for histogram in ["pairs_answer_duration_seconds", "pairs_store_write_duration_seconds"] {
+                try expectCumulative(histogram, in: scrape)
+            }
             #expect((scrape.value("pairs_answer_duration_seconds_count") ?? 0) > 0)
         }
         // Counters (and the histogram's counts and sum) only grow; the games went on between the scrapes.

@@ -148,6 +148,32 @@ struct StorageTests {
         #expect(page.games.map(\.room) == ["stalled"])
     }
 
+    @Test("stats and /metrics time every kept game from its end to its commit, and nothing waits once they are committed")
+    func commitsAreTimed() throws {
+        let directory = try TemporaryDirectory()
+        let server = try keepingServer(at: directory.database)
+        defer { server.stop() }
+        for game in 1...3 {
+            let (first, second) = try seatedPair(on: server, room: "timed-\(game)")
+            _ = try playToEnd([first, second])
+        }
+        // A game's last state is sent once the game is committed, so all three are settled by now.
+        let observer = try TestClient(port: server.port)
+        observer.send(#"{"type":"stats"}"#)
+        guard case .stats(let stats) = try observer.waitFor("stats", { if case .stats = $0 { true } else { false } }) else { return }
+        #expect(stats.gamesStored == 3)
+        #expect(stats.storeLatency.cumulativeCounts.last == 3)
+        #expect(stats.storeQueue == 0)
+        #expect(server.statistics().latency.cumulativeCounts.last ?? 0 > 0, "answers are timed apart from commits")
+
+        let page = try TestClient(port: server.port)
+        page.sendRaw(Array("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+        let metrics = String(decoding: try page.readToEnd(within: 20), as: UTF8.self)
+        #expect(metrics.contains("\npairs_store_write_duration_seconds_count 3\n"))
+        #expect(metrics.contains("\npairs_store_write_duration_seconds_bucket{le=\"+Inf\"} 3\n"))
+        #expect(metrics.contains("\npairs_store_queue_games 0\n"))
+    }
+
     @Test("nothing of a game in progress can be read: it is in no history, and no replay has it")
     func gameInProgressIsNotReadable() throws {
         let directory = try TemporaryDirectory()

@@ -277,6 +277,8 @@ let otherFixtures: [MessageFixture] = {
             stats.latency.record(microseconds: 3_000_000, answers: 2)
             stats.gamesPruned = 13
             stats.storage = .failing
+            stats.storeLatency.record(microseconds: 5_000, answers: 7)
+            stats.storeQueue = 16
             stats.id = .string("s")
             return stats
         }())),
@@ -555,7 +557,11 @@ private func reference(_ message: ServerMessage) -> Ref {
                    "latency_us": ["le": .array(AnswerLatency.boundsMicroseconds.map { .int($0) }),
                                   "counts": .array(stats.latency.cumulativeCounts.map { .int($0) }),
                                   "sum": .int(stats.latency.sumMicroseconds)],
-                   "games_pruned": .int(stats.gamesPruned)]
+                   "games_pruned": .int(stats.gamesPruned),
+                   "store_latency_us": ["le": .array(AnswerLatency.boundsMicroseconds.map { .int($0) }),
+                                        "counts": .array(stats.storeLatency.cumulativeCounts.map { .int($0) }),
+                                        "sum": .int(stats.storeLatency.sumMicroseconds)],
+                   "store_queue": .int(stats.storeQueue)]
         if let storage = stats.storage { members["storage"] = .string(storage.rawValue) }
         id = stats.id
     case .left(let room, let leftID):
