@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 // Pairs: a two-player Memory match server. The toolchain is the only dependency.
 import PackageDescription
 
@@ -6,6 +6,11 @@ let package = Package(
     name: "Pairs",
     products: [
         .executable(name: "pairs", targets: ["pairs"]),
+    ],
+    // Cluster: several `pairs serve` instances as one service over PostgreSQL (and Redis). Off by default, so a
+    // machine with only the toolchain builds and tests the rest without their client libraries.
+    traits: [
+        .trait(name: "Cluster", description: "Shared stores on PostgreSQL and Redis; needs libpq-dev and libhiredis-dev."),
     ],
     targets: [
         // The rules of the game as a pure state machine: no I/O, no clock, no randomness of its own.
@@ -22,7 +27,9 @@ let package = Package(
         .systemLibrary(name: "CCrypt", path: "Sources/CCrypt"),
         // What outlives the server: finished games, claimed names, ratings, in one SQLite file, written off
         // the rooms' queue. Knows nothing of sockets, the wire or the rules' internals.
-        .target(name: "PairsStorage", dependencies: ["CSQLite", "CCrypt"]),
+        // <libpq-fe.h> (libpq-dev), for the PostgreSQL store: with the Cluster trait only.
+        .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq"),
+        .target(name: "PairsStorage", dependencies: ["CSQLite", "CCrypt", .target(name: "CPostgres", condition: .when(traits: ["Cluster"]))]),
         // The lobby: rooms, seats, quick match, chat, limits and what every request does. Decides, and says
         // what to send and whom to close; touches no socket and reads no clock.
         .target(name: "PairsLobby", dependencies: ["PairsRules", "PairsWire"]),

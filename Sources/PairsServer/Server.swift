@@ -82,7 +82,7 @@ public final class Server: @unchecked Sendable {
     let log: ServerLog
     let lobby: Lobby
     /// Where finished games and claimed names are kept; nil when the server keeps nothing.
-    private let store: GameStore?
+    private let store: (any PairsStore)?
     /// Runs the store's queries, which block on SQLite: never on `queue`, which runs the rooms. One at a
     /// time, in order.
     private let storageQueue = DispatchQueue(label: "pairs.storage")
@@ -166,12 +166,12 @@ public final class Server: @unchecked Sendable {
 
     /// A server with `configuration`, keeping finished games and claimed names in `store` when there is one
     /// (the store is opened first, so a file that cannot be used stops `pairs serve` before it listens).
-    public convenience init(configuration: ServerConfiguration, version: String = "dev", store: GameStore? = nil) {
+    public convenience init(configuration: ServerConfiguration, version: String = "dev", store: (any PairsStore)? = nil) {
         self.init(configuration: configuration, version: version, store: store, storageStep: { _ in })
     }
 
     /// A server whose storage work runs `storageStep` first (for tests: a stalled disk).
-    init(configuration: ServerConfiguration, version: String = "dev", store: GameStore?,
+    init(configuration: ServerConfiguration, version: String = "dev", store: (any PairsStore)?,
          storageStep: @escaping @Sendable (StorageWork) -> Void) {
         self.configuration = configuration
         nameChecks = NameCheckPool(workers: configuration.nameCheckWorkers, queueLimit: configuration.nameCheckQueueLimit)
@@ -653,7 +653,7 @@ public final class Server: @unchecked Sendable {
     }
 
     /// The store's answer to `query`, or the error to send instead.
-    private static func ask(_ store: GameStore, _ query: StorageQuery, request: RequestID?) -> ServerMessage {
+    private static func ask(_ store: any PairsStore, _ query: StorageQuery, request: RequestID?) -> ServerMessage {
         do throws(StoreError) {
             switch query {
             case .history(let name, let ladder, let limit, let before):
@@ -733,7 +733,7 @@ public final class Server: @unchecked Sendable {
     }
 
     /// Hands a claim or a verification to the hashing pool; `busy` at once when its queue is full.
-    private func hash(_ lookup: NameLookup, password: String, ticket: Int, in store: GameStore) {
+    private func hash(_ lookup: NameLookup, password: String, ticket: Int, in store: any PairsStore) {
         let accepted = nameChecks.submit { [self] in
             // Only a new claim writes to the disk; a verification reads the hash from memory.
             if !store.isClaimed(lookup.name) { storageStep(.claim) }
@@ -758,7 +758,7 @@ public final class Server: @unchecked Sendable {
     }
 
     /// The store's word on a name and password, as the lobby takes it.
-    private static func claimOrVerify(_ name: String, password: String, in store: GameStore) -> NameCheckResult {
+    private static func claimOrVerify(_ name: String, password: String, in store: any PairsStore) -> NameCheckResult {
         do throws(StoreError) {
             switch try store.claimOrVerify(name: name, password: password) {
             case .claimed: return .claimed
