@@ -1,0 +1,57 @@
+#if Cluster
+import Dispatch
+@testable import PairsStorage
+import PairsTestSupport
+import Synchronization
+import Testing
+
+/// What only a shared store does: several servers' stores on one PostgreSQL database at once.
+@Suite("Several stores on one PostgreSQL database", .enabled(if: BackEnd.postgresRequired, Comment(rawValue: BackEnd.postgresMissing ?? "")))
+struct SharedStoreTests {
+    @Test("two servers claiming look-alike names at the same moment: exactly one claim wins, the other is told whose name it looks like")
+    func raceForLookalikesHasOneWinner() throws {
+        let url = try newPostgresDatabase()
+        for round in 0..<5 {
+            let stores = [try PostgresStore(url: url), try PostgresStore(url: url)]
+            let names = ["ann\(round)", "ANN\(round)"]
+            let results = Mutex<[NameCheck?]>([nil, nil])
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                let result = try? stores[index].claimOrVerify(name: names[index], password: "pw")
+                results.withLock { $0[index] = result }
+            }
+            let answers = results.withLock { $0 }
+            let winners = answers.filter { $0 == .claimed }.count
+            #expect(winners == 1, "\(answers)")
+            if let winner = answers.firstIndex(of: .claimed) {
+                #expect(answers[1 - winner] == .looksLike(claimedName: names[winner]))
+            }
+        }
+    }
+
+    @Test("a name claimed through one server is known as claimed by another that was already running")
+    func claimThroughAnotherServerBecomesKnown() throws {
+        let url = try newPostgresDatabase()
+        let first = try PostgresStore(url: url)
+        let second = try PostgresStore(url: url)
+        #expect(second.standing(of: "zoe") == .free)
+        #expect(try first.claimOrVerify(name: "zoe", password: "pw") == .claimed)
+        try blockingWaitUntil("the second store to learn of the claim", within: 20) { second.standing(of: "zoe") == .claimed }
+        #expect(second.standing(of: "ZOE") == .looksLike(claimedName: "zoe"))
+        #expect(try second.claimOrVerify(name: "zoe", password: "pw") == .verified)
+    }
+
+    @Test("a game recorded through one server is in the history and on the ladder another server reads")
+    func gamesAreSharedAtOnce() throws {
+        let url = try newPostgresDatabase()
+        let first = try PostgresStore(url: url)
+        let second = try PostgresStore(url: url)
+        #expect(try first.claimOrVerify(name: "ann", password: "a") == .claimed)
+        #expect(try second.claimOrVerify(name: "ben", password: "b") == .claimed)
+        try first.record(ratedGame("ann", "ben", winner: 0))
+        first.flush()
+        #expect(try second.history().count == 1)
+        #expect(try second.leaderboard(ladder: classicRules.ladder).map(\.record.name) == ["ann", "ben"])
+        #expect(try second.profile(name: "ann") == (try first.profile(name: "ann")))
+    }
+}
+#endif
