@@ -59,11 +59,24 @@ struct PostgresRow {
 /// restart, a network cut) is opened again before the next statement, so the store recovers by itself
 /// once the database is back.
 final class PostgresConnection {
+    /// How long one attempt to connect may take: a database that answers at all answers in well under a
+    /// second, and a server that cannot reach it must say so at start, or fail a batch, soon.
+    static let connectTimeoutSeconds = 5
+
     private let handle: OpaquePointer
 
     /// Connects to `url` (`postgresql://USER@HOST:PORT/DB`, or any libpq connection string).
     init(url: String) throws(PostgresError) {
-        guard let handle = PQconnectdb(url) else {
+        // A bound on each connection attempt, which libpq otherwise leaves to TCP (minutes, for a host that
+        // drops packets): the writer and the queries wait that long at most before failing. Before the URL, so
+        // that a connect_timeout the URL gives wins.
+        let keywords: [UnsafeMutablePointer<CChar>?] = [strdup("connect_timeout"), strdup("dbname"), nil]
+        let values: [UnsafeMutablePointer<CChar>?] = [strdup(String(Self.connectTimeoutSeconds)), strdup(url), nil]
+        defer { (keywords + values).forEach { free($0) } }
+        let names: [UnsafePointer<CChar>?] = keywords.map { $0.map { UnsafePointer($0) } }
+        let settings: [UnsafePointer<CChar>?] = values.map { $0.map { UnsafePointer($0) } }
+        let connected = PQconnectdbParams(names, settings, 1)
+        guard let handle = connected else {
             throw PostgresError(sqlState: nil, message: "libpq could not allocate a connection")
         }
         guard PQstatus(handle) == CONNECTION_OK else {

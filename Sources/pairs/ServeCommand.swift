@@ -38,7 +38,8 @@ enum ServeCommand {
       --keep-days N          days a game with an unclaimed player is kept; 0 = until --keep-megabytes
                              needs the room (default 30)
       --keep-megabytes N     the most the --data file may hold: the oldest games go first, anonymous ones
-                             before those of claimed names, rated ones last; 0 = no limit (default 1024)
+                             before those of claimed names, rated ones last; 0 = no limit (default 1024);
+                             not for a PostgreSQL database, whose size its operator keeps
       --help                 this help (so is -h with no address after it)
 
     \(RuleFlags.usage(heading: "  The rules of rooms whose creator does not choose them (default: the classic game, 8 pairs, 30 s a turn, a 1000 ms reveal, a match moves again):"))
