@@ -55,3 +55,38 @@ struct SharedStoreTests {
     }
 }
 #endif
+
+#if Cluster
+@Test("a version 1 PostgreSQL database opens with today's code: games intact, ladders rebuilt from rated games, skeletons filled in",
+      .enabled(if: BackEnd.postgresRequired, Comment(rawValue: BackEnd.postgresMissing ?? "")))
+func postgresMigratesFromVersion1() throws {
+    let url = try newPostgresDatabase()
+    let connection = try PostgresConnection(url: url)
+    try PostgresSchema.migrate(connection, url: url, ladders: Ladders(tau: Glicko2Rating.productionTau), upTo: 1)
+    #expect(try connection.integer("SELECT version FROM pairs_schema") == 1)
+    // Two claimed names and a rated game between them, as version 1 stored them.
+    for name in ["ann", "ben"] {
+        try connection.run("INSERT INTO names (name, password_hash, claimed_ms) VALUES ($1, $2, 0)",
+                           binding: [.text(name), .text("x")])
+    }
+    let id = try #require(try connection.integer("""
+        INSERT INTO games (room, rules, ladder, outcome, winner, ending, rated, started_ms, ended_ms, flips, deal, moves)
+        VALUES ('old', $1::json, $2, 'won', 0, 'cleared', true, $3, $4, 2, '["a","a"]', '[[0,0,0,0],[500,0,0,1]]')
+        RETURNING id
+        """, binding: [.text(classicRules.json), .text(classicRules.ladder), .integer(sampleStart), .integer(sampleStart + 1000)]))
+    for (seat, name) in ["ann", "ben"].enumerated() {
+        try connection.run("INSERT INTO players (game_id, seat, name, claimed, score) VALUES ($1, $2, $3, true, $4)",
+                           binding: [.int(id), .int(seat), .text(name), .int(1 - seat)])
+    }
+
+    let store = try PostgresStore(url: url)
+    #expect(try connection.integer("SELECT version FROM pairs_schema") == Schema.current)
+    #expect(try store.history().map(\.summary.room) == ["old"])
+    let board = try store.leaderboard(ladder: classicRules.ladder)
+    let winner = Glicko2Rating.initial.updated(with: [(Glicko2Rating.initial, 1)], tau: Glicko2Rating.productionTau)
+    #expect(board.map(\.record.name) == ["ann", "ben"])
+    #expect(board.first?.record.rating == Int(winner.rating.rounded()))
+    #expect(try connection.rows("SELECT skeleton FROM names ORDER BY name") { $0.text(at: 0) } == ["ann", "ben"])
+    #expect(store.standing(of: "ANN") == .looksLike(claimedName: "ann"))
+}
+#endif
