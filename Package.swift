@@ -7,9 +7,11 @@ let package = Package(
     products: [
         .executable(name: "pairs", targets: ["pairs"]),
     ],
-    // `Cluster`: several `pairs serve` instances as one service over Redis (and PostgreSQL). Off by default, so
-    // a machine with only the toolchain builds and tests the default server without hiredis or libpq.
-    traits: [.trait(name: "Cluster")],
+    // `Cluster`: several `pairs serve` instances as one service over Redis and PostgreSQL. Off by default, so a
+    // machine with only the toolchain builds and tests the default server without hiredis or libpq.
+    traits: [
+        .trait(name: "Cluster", description: "Shared stores on PostgreSQL and Redis; needs libpq-dev and libhiredis-dev."),
+    ],
     targets: [
         // The rules of the game as a pure state machine: no I/O, no clock, no randomness of its own.
         .target(name: "PairsRules"),
@@ -25,7 +27,9 @@ let package = Package(
         .systemLibrary(name: "CCrypt", path: "Sources/CCrypt"),
         // What outlives the server: finished games, claimed names, ratings, in one SQLite file, written off
         // the rooms' queue. Knows nothing of sockets, the wire or the rules' internals.
-        .target(name: "PairsStorage", dependencies: ["CSQLite", "CCrypt"]),
+        // <libpq-fe.h> (libpq-dev), for the PostgreSQL store: with the Cluster trait only.
+        .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq"),
+        .target(name: "PairsStorage", dependencies: ["CSQLite", "CCrypt", .target(name: "CPostgres", condition: .when(traits: ["Cluster"]))]),
         // Tournaments as pure code: Swiss and arena pairing, scores and tie-breaks, and a director per
         // tournament that says which games to start and when; reads no clock, like the lobby.
         .target(name: "PairsTournament", dependencies: ["PairsRules"]),

@@ -77,7 +77,7 @@ final class ConnectionLoop: @unchecked Sendable {
     }
 
     /// Sets the parts up; before `start`, on any thread, since nothing runs on the queue yet.
-    func configure(_ configuration: ServerConfiguration, store: GameStore?,
+    func configure(_ configuration: ServerConfiguration, store: (any PairsStore)?,
                    storageStep: @escaping @Sendable (StoreGateway.StorageWork) -> Void) {
         web = WebFront(loop: self, configuration: configuration)
         gateway = store.map { StoreGateway(loop: self, store: $0, configuration: configuration, storageStep: storageStep) }

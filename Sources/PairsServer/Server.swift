@@ -34,13 +34,13 @@ public final class Server: @unchecked Sendable {
 
     /// A server with `configuration`, keeping finished games and claimed names in `store` when there is one
     /// (the store is opened first, so a file that cannot be used stops `pairs serve` before it listens).
-    public convenience init(configuration: ServerConfiguration, version: String = "dev", store: GameStore? = nil) {
+    public convenience init(configuration: ServerConfiguration, version: String = "dev", store: (any PairsStore)? = nil) {
         self.init(configuration: configuration, version: version, store: store, storageStep: { _ in })
     }
 
     /// A server whose storage work runs `storageStep` first (for tests: a stalled disk), on `clock` (for
     /// tests: a manual one).
-    init(configuration: ServerConfiguration, version: String = "dev", store: GameStore?,
+    init(configuration: ServerConfiguration, version: String = "dev", store: (any PairsStore)?,
          clock: any TransportClock = SystemTransportClock(),
          storageStep: @escaping @Sendable (StoreGateway.StorageWork) -> Void) {
         self.configuration = configuration

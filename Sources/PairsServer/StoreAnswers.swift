@@ -7,7 +7,7 @@ import PairsWire
 /// out on the storage queue and the hashing pool, never on a loop's.
 enum StoreAnswers {
     /// The store's answer to `query`, or the error to send instead.
-    static func ask(_ store: GameStore, _ query: StorageQuery, request: RequestID?) -> ServerMessage {
+    static func ask(_ store: any PairsStore, _ query: StorageQuery, request: RequestID?) -> ServerMessage {
         do throws(StoreError) {
             switch query {
             case .history(let name, let ladder, let limit, let before):
@@ -54,7 +54,7 @@ enum StoreAnswers {
     }
 
     /// The store's word on a name and password, as the lobby takes it.
-    static func claimOrVerify(_ name: String, password: String, in store: GameStore) -> NameCheckResult {
+    static func claimOrVerify(_ name: String, password: String, in store: any PairsStore) -> NameCheckResult {
         do throws(StoreError) {
             switch try store.claimOrVerify(name: name, password: password) {
             case .claimed: return .claimed

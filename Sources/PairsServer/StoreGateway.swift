@@ -55,7 +55,7 @@ final class StoreGateway: @unchecked Sendable {
     }
 
     unowned(unsafe) let loop: ConnectionLoop
-    let store: GameStore
+    let store: any PairsStore
     /// Runs the store's queries, one at a time, in order; with the step each runs first (nothing in a real
     /// server; a test stalls it to play a frozen disk on the real server path).
     private let worker: (queue: DispatchQueue, step: @Sendable (StorageWork) -> Void)
@@ -75,7 +75,7 @@ final class StoreGateway: @unchecked Sendable {
     /// How long games wait to be committed.
     private(set) var commits = CommitLatency()
 
-    init(loop: ConnectionLoop, store: GameStore, configuration: ServerConfiguration,
+    init(loop: ConnectionLoop, store: any PairsStore, configuration: ServerConfiguration,
          storageStep: @escaping @Sendable (StorageWork) -> Void) {
         self.loop = loop
         self.store = store

@@ -18,16 +18,15 @@ final class ClaimedNames: Sendable {
     private let state = Mutex(State())
 
     /// Loads every claimed name from `connection`.
-    init(loadingFrom connection: SQLiteConnection) throws(SQLiteError) {
-        let rows = try connection.rows("SELECT name, password_hash, skeleton FROM names") {
+    convenience init(loadingFrom connection: SQLiteConnection) throws(SQLiteError) {
+        self.init(try connection.rows("SELECT name, password_hash, skeleton FROM names") {
             (name: $0.text(at: 0), hash: $0.text(at: 1), skeleton: $0.text(at: 2))
-        }
-        state.withLock { state in
-            for row in rows {
-                state.hashes[row.name] = row.hash
-                state.bySkeleton[row.skeleton, default: []].append(row.name)
-            }
-        }
+        })
+    }
+
+    /// Starts with `rows`, every claimed name read from the database.
+    init(_ rows: [(name: String, hash: String, skeleton: String)]) {
+        for row in rows { add(row.name, hash: row.hash, skeleton: row.skeleton) }
     }
 
     /// Records a claim the database has committed.

@@ -70,7 +70,7 @@ extension GameStore {
                 try connection.transaction(kind) { () throws(SQLiteError) in try body(connection) }
             }
         } catch {
-            throw .database(error)
+            throw .database(.sqlite(error))
         }
     }
 

@@ -15,11 +15,7 @@ extension GameStore {
 
     /// Whether `name` is free, claimed, or looks like a claimed name, from memory: never waits for the disk.
     public func standing(of name: String) -> NameStanding {
-        if claimedNames.hash(of: name) != nil { return .claimed }
-        if let other = claimedNames.other(than: name, withSkeleton: NameSkeleton.of(name)) {
-            return .looksLike(claimedName: other)
-        }
-        return .free
+        claimedNames.standing(of: name)
     }
 
     /// Why `password` cannot be a password (empty, too long, holding a NUL), or nil when it can: checked
@@ -36,14 +32,53 @@ extension GameStore {
     /// Claims `name` with `password` if neither it nor a name that looks like it is claimed; otherwise
     /// checks `password` against it.
     public func claimOrVerify(name: String, password: String) throws(StoreError) -> NameCheck {
+        try claimedNames.claimOrVerify(name: name, password: password) { claim throws(StoreError) in
+            // The insert happens only if no name with the skeleton is there, in the one transaction: two claims
+            // of look-alikes at once cannot both win.
+            try claiming { connection throws(SQLiteError) -> [(name: String, hash: String)] in
+                try connection.run("""
+                    INSERT INTO names (name, password_hash, claimed_ms, skeleton) SELECT ?1, ?2, ?3, ?4
+                    WHERE NOT EXISTS (SELECT 1 FROM names WHERE skeleton = ?4 OR name = ?1)
+                    """,
+                    binding: [.text(claim.name), .text(claim.hash), .integer(WallClockTime.now().unixMilliseconds), .text(claim.skeleton)])
+                if connection.changes == 1 { return [] }
+                return try connection.rows("SELECT name, password_hash FROM names WHERE skeleton = ?1 OR name = ?2 ORDER BY name = ?2 DESC",
+                                           binding: [.text(claim.skeleton), .text(claim.name)]) { (name: $0.text(at: 0), hash: $0.text(at: 1)) }
+            }
+        }
+    }
+}
+
+extension ClaimedNames {
+    /// A claim about to be written: the name, its password's hash and its skeleton.
+    struct Claim {
+        var name: String
+        var hash: String
+        var skeleton: String
+    }
+
+    /// Whether `name` is free, claimed, or looks like a claimed name.
+    func standing(of name: String) -> NameStanding {
+        if hash(of: name) != nil { return .claimed }
+        if let other = other(than: name, withSkeleton: NameSkeleton.of(name)) { return .looksLike(claimedName: other) }
+        return .free
+    }
+
+    /// Claims `name` with `password` if neither it nor a look-alike is claimed, through `insert`, which
+    /// writes the claim unless the database already holds the name or a look-alike, and then returns
+    /// those holders (the name itself first), or nothing when the claim was written; otherwise checks
+    /// `password` against the name's hash. One algorithm for every engine; only `insert` differs.
+    func claimOrVerify(
+        name: String, password: String, insert: (Claim) throws(StoreError) -> [(name: String, hash: String)]
+    ) throws(StoreError) -> NameCheck {
         let bytes = name.utf8.count
         guard (1...RecordText.name.maxBytes).contains(bytes) else { throw .nameLength(bytes: bytes) }
-        if let problem = Self.problem(withPassword: password) { throw .password(problem) }
-        if let hash = claimedNames.hash(of: name) {
+        if let problem = GameStore.problem(withPassword: password) { throw .password(problem) }
+        if let hash = hash(of: name) {
             return PasswordHash.verify(password, against: hash) ? .verified : .wrongPassword
         }
         let skeleton = NameSkeleton.of(name)
-        if let other = claimedNames.other(than: name, withSkeleton: skeleton) { return .looksLike(claimedName: other) }
+        if let other = other(than: name, withSkeleton: skeleton) { return .looksLike(claimedName: other) }
         // Hashed before taking the connection, so the slow part holds no lock.
         let hash: String
         do {
@@ -51,25 +86,14 @@ extension GameStore {
         } catch {
             throw .password(error)
         }
-        // The insert happens only if no name with the skeleton is there, in the one transaction: two claims
-        // of look-alikes at once cannot both win.
-        let holders = try claiming { connection throws(SQLiteError) -> [(name: String, hash: String)] in
-            try connection.run("""
-                INSERT INTO names (name, password_hash, claimed_ms, skeleton) SELECT ?1, ?2, ?3, ?4
-                WHERE NOT EXISTS (SELECT 1 FROM names WHERE skeleton = ?4 OR name = ?1)
-                """,
-                binding: [.text(name), .text(hash), .integer(WallClockTime.now().unixMilliseconds), .text(skeleton)])
-            if connection.changes == 1 { return [] }
-            return try connection.rows("SELECT name, password_hash FROM names WHERE skeleton = ?1 OR name = ?2 ORDER BY name = ?2 DESC",
-                                       binding: [.text(skeleton), .text(name)]) { (name: $0.text(at: 0), hash: $0.text(at: 1)) }
-        }
+        let holders = try insert(Claim(name: name, hash: hash, skeleton: skeleton))
         guard let first = holders.first else {
-            claimedNames.add(name, hash: hash, skeleton: skeleton)
+            add(name, hash: hash, skeleton: skeleton)
             return .claimed
         }
         // Someone else claimed it (or a look-alike) between the look and the insert.
+        add(first.name, hash: first.hash, skeleton: NameSkeleton.of(first.name))
         guard first.name == name else { return .looksLike(claimedName: first.name) }
-        claimedNames.add(first.name, hash: first.hash, skeleton: skeleton)
         return PasswordHash.verify(password, against: first.hash) ? .verified : .wrongPassword
     }
 }
@@ -82,7 +106,7 @@ extension GameStore {
                 try connection.transaction(.immediate) { () throws(SQLiteError) in try body(connection) }
             }
         } catch {
-            throw .database(error)
+            throw .database(.sqlite(error))
         }
     }
 }

@@ -62,8 +62,8 @@ public final class GameStore: Sendable {
         claims = LockedConnection(try Self.connect(path, lock: lock))
         let relay = EventRelay(onFailure: onFailure)
         self.relay = relay
-        writer = GameWriter(connection: LockedConnection(writing), ladders: ladders, stored: stored, retention: retention,
-                            report: { relay.deliver($0) })
+        let sink = SQLiteGameSink(connection: LockedConnection(writing), ladders: ladders, retention: retention)
+        writer = GameWriter(sink: sink, stored: stored, report: { relay.deliver($0) })
     }
 
     deinit {
@@ -160,7 +160,7 @@ public final class GameStore: Sendable {
 
 /// Hands the store's events to the failure callback it was opened with and to its watcher, which is set
 /// after the store is open (by the server it is given to).
-private final class EventRelay: Sendable {
+final class EventRelay: Sendable {
     let onFailure: @Sendable (StorageFailure) -> Void
     let watcher = Mutex<(@Sendable (StorageEvent) -> Void)?>(nil)
 

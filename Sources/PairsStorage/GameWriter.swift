@@ -30,9 +30,8 @@ final class GameWriter: Sendable {
         var drainScheduled = false
     }
 
-    /// Used only on `queue`; the lock costs nothing uncontended.
-    private let connection: LockedConnection
-    private let ladders: Ladders
+    /// Where batches go (SQLite or PostgreSQL); used only on `queue`.
+    private let sink: any GameSink
     /// Default quality of service, not `.utility`: on a busy machine the commit must still come within the
     /// 200 ms the server promises, so the writer must not be the first thread to wait for a core.
     private let queue = DispatchQueue(label: "pairs.storage.writer")
@@ -64,7 +63,6 @@ final class GameWriter: Sendable {
     static let pruneGapMilliseconds = 10
 
     private struct Pruning {
-        var pruner: Pruner
         /// `DispatchTime` of the last step, in nanoseconds.
         var lastStep: UInt64 = 0
         /// Whether a step is already scheduled on the queue.
@@ -74,15 +72,11 @@ final class GameWriter: Sendable {
     /// Used only on `queue`.
     private let pruning: Mutex<Pruning>
 
-    init(
-        connection: LockedConnection, ladders: Ladders, stored: Int, retention: Retention,
-        report: @escaping @Sendable (StorageEvent) -> Void
-    ) {
-        self.connection = connection
-        self.ladders = ladders
+    init(sink: any GameSink, stored: Int, report: @escaping @Sendable (StorageEvent) -> Void) {
+        self.sink = sink
         self.stored = Atomic(stored)
         self.report = report
-        pruning = Mutex(Pruning(pruner: Pruner(retention: retention), stepScheduled: true))
+        pruning = Mutex(Pruning(stepScheduled: true))
         queue.setSpecific(key: onQueue, value: true)
         // What the policy no longer keeps goes first, off the thread that opened the store.
         queue.async { [weak self] in self?.pruneStep() }
@@ -158,20 +152,11 @@ final class GameWriter: Sendable {
 
     /// One step of the pruner; schedules the next at once when more is due. Runs on `queue`.
     private func pruneStep(now: WallClockTime = .now()) {
-        var pruner = pruning.withLock { pruning in
+        pruning.withLock { pruning in
             pruning.stepScheduled = false
             pruning.lastStep = DispatchTime.now().uptimeNanoseconds
-            return pruning.pruner
         }
-        let outcome = connection.withConnection { connection -> Result<(pruned: Int, more: Bool), SQLiteError> in
-            do throws(SQLiteError) {
-                return .success(try pruner.step(on: connection, now: now))
-            } catch {
-                return .failure(error)
-            }
-        }
-        pruning.withLock { $0.pruner = pruner }
-        switch outcome {
+        switch sink.prune(now: now) {
         case .success(let step):
             pruned.add(step.pruned, ordering: .relaxed)
             stored.subtract(step.pruned, ordering: .relaxed)
@@ -195,33 +180,12 @@ final class GameWriter: Sendable {
         }
     }
 
-    /// One transaction for the batch, one savepoint per game, so a game the database refuses costs only
-    /// itself; any other failure costs the batch.
+    /// Commits the batch through the sink; a failure of the whole batch costs every game in it.
     private func commit(_ batch: [GameRecord]) {
-        var failures: [StorageFailure] = []
-        var committed = 0
-        let outcome = connection.withConnection { connection -> SQLiteError? in
-            do throws(SQLiteError) {
-                try connection.transaction { () throws(SQLiteError) in
-                    for game in batch {
-                        do throws(SQLiteError) {
-                            try connection.savepoint { () throws(SQLiteError) in
-                                try insert(game, on: connection, failures: &failures)
-                            }
-                            committed += 1
-                        } catch where error.code == .constraint {
-                            failures.append(.gameRefused(error, room: game.summary.room))
-                        }
-                    }
-                }
-                return nil
-            } catch {
-                return error
-            }
-        }
-        if let outcome {
-            fail(.batchFailed(outcome, games: batch.count))
-        } else {
+        switch sink.commit(batch) {
+        case .failure(let error):
+            fail(.batchFailed(error, games: batch.count))
+        case .success(let (committed, failures)):
             stored.add(committed, ordering: .relaxed)
             batches.add(1, ordering: .relaxed)
             // Read first without the lock: a healthy store's commits touch nothing another thread reads.
@@ -240,55 +204,6 @@ final class GameWriter: Sendable {
         !failing.load(ordering: .relaxed)
     }
 
-    /// Inserts one game with its players, and moves its ladder when it is rated.
-    private func insert(
-        _ game: GameRecord, on connection: SQLiteConnection, failures: inout [StorageFailure]
-    ) throws(SQLiteError) {
-        let summary = game.summary
-        let flips = game.flips
-        // The deal goes in as one parameter per face, made into a JSON array by SQLite, which escapes
-        // the faces itself. One statement per deal size, each prepared once.
-        let faces = (0..<game.deal.count).map { "?\($0 + 12)" }.joined(separator: ", ")
-        try connection.run("""
-            INSERT INTO games (room, rules, ladder, outcome, winner, ending, rated, started_ms, ended_ms, flips,
-                               moves, deal)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, json_array(\(faces)))
-            """, binding: [
-                .text(summary.room), .text(summary.rules.json), .text(summary.rules.ladder),
-                .text(summary.outcome.code), .optionalInt(summary.outcome.winner), .text(summary.ending.code),
-                .bool(summary.rated), .integer(summary.started.unixMilliseconds),
-                .integer(summary.ended.unixMilliseconds), .int(flips), .text(Self.movesJSON(game.moves)),
-            ] + game.deal.map { .text($0) })
-        let id = connection.lastInsertedRowID
-        for (seat, player) in summary.players.enumerated() {
-            try connection.run(
-                "INSERT INTO players (game_id, seat, name, claimed, score) VALUES (?1, ?2, ?3, ?4, ?5)",
-                binding: [.integer(id), .int(seat), .text(player.name), .bool(player.claimed), .int(player.score)])
-        }
-        guard summary.rated else { return }
-        let result = Ladders.Result(
-            ladder: summary.rules.ladder, names: summary.players.map(\.name), outcome: summary.outcome,
-            flips: flips, lastMoveMilliseconds: game.moves.last?.milliseconds ?? 0)
-        do throws(SQLiteError) {
-            try connection.savepoint { () throws(SQLiteError) in try ladders.apply(result, on: connection) }
-        } catch where error.code == .constraint {
-            failures.append(.ladderNotUpdated(error, game: GameID(id)))
-        }
-    }
-
-    /// The moves as a JSON array of `[milliseconds, code, seat, argument]` arrays: integers only, so
-    /// nothing needs escaping.
-    static func movesJSON(_ moves: [GameMove]) -> String {
-        var json = "["
-        json.reserveCapacity(moves.count * 16 + 2)
-        for (index, move) in moves.enumerated() {
-            if index > 0 { json += "," }
-            let argument = move.action.argument.map(String.init) ?? "null"
-            json += "[\(move.milliseconds),\(move.action.code),\(move.action.seat),\(argument)]"
-        }
-        return json + "]"
-    }
-
     private func fail(_ failure: StorageFailure) {
         errors.add(1, ordering: .relaxed)
         if failure.isStoreFailure {
@@ -299,4 +214,13 @@ final class GameWriter: Sendable {
         }
         report(.failed(failure))
     }
+}
+
+/// Where a `GameWriter` commits, on its queue only: one engine's connection and statements.
+protocol GameSink: Sendable {
+    /// Commits `batch` in one transaction, a game the database refuses costing only itself (its failure
+    /// returned with the count of games committed); fails as a whole when the transaction does.
+    func commit(_ batch: [GameRecord]) -> Result<(committed: Int, failures: [StorageFailure]), DatabaseError>
+    /// One step of the retention policy at `now`: how many games it deleted, and whether another is due.
+    func prune(now: WallClockTime) -> Result<(pruned: Int, more: Bool), DatabaseError>
 }

@@ -33,10 +33,7 @@ struct Ladders: Sendable {
             before.append(try rating(of: name, on: result.ladder, connection: connection) ?? .initial)
         }
         for seat in 0..<2 {
-            let score: Double = switch result.outcome {
-            case .won(let winner): winner == seat ? 1 : 0
-            case .draw, .soloCleared, .soloLost: 0.5
-            }
+            let score = Self.score(of: seat, in: result.outcome)
             let after = before[seat].updated(with: [(before[1 - seat], score)], tau: tau)
             try connection.run("""
                 INSERT INTO ratings (name, ladder, rating, deviation, volatility, games, wins, losses, draws)
@@ -50,6 +47,14 @@ struct Ladders: Sendable {
                     .real(after.rating), .real(after.deviation), .real(after.volatility),
                     .bool(score == 1), .bool(score == 0), .bool(score == 0.5),
                 ])
+        }
+    }
+
+    /// What `seat` scored in a game of two seats: 1 for a win, 0 for a loss, 0.5 for a draw.
+    static func score(of seat: Int, in outcome: GameOutcome) -> Double {
+        switch outcome {
+        case .won(let winner): winner == seat ? 1 : 0
+        case .draw, .soloCleared, .soloLost: 0.5
         }
     }
 

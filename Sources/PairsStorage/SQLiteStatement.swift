@@ -97,6 +97,11 @@ final class SQLiteStatement {
 
     // MARK: - Columns of the current row
 
+    /// The columns of each row.
+    var columnCount: Int32 {
+        sqlite3_column_count(handle)
+    }
+
     /// Whether column `index` (from 0) is NULL.
     func isNull(at index: Int32) -> Bool {
         sqlite3_column_type(handle, index) == SQLITE_NULL

@@ -2,15 +2,15 @@
 /// was committed before stays committed.
 public enum StorageFailure: Sendable, Hashable, CustomStringConvertible {
     /// A batch could not be committed (a full disk, an I/O error): its `games` are lost.
-    case batchFailed(SQLiteError, games: Int)
+    case batchFailed(DatabaseError, games: Int)
     /// The database refused one game of a batch (the others were stored).
-    case gameRefused(SQLiteError, room: String)
+    case gameRefused(DatabaseError, room: String)
     /// The game was stored, but its ladder could not be updated (a rated game whose name is not claimed).
-    case ladderNotUpdated(SQLiteError, game: GameID)
+    case ladderNotUpdated(DatabaseError, game: GameID)
     /// `GameWriter.maxBacklog` games were already waiting for the disk: this one was dropped.
     case backlogFull(room: String)
     /// Old games could not be pruned (`Retention`); the next step tries again.
-    case pruneFailed(SQLiteError)
+    case pruneFailed(DatabaseError)
 
     /// The games this failure lost: none when only a ladder was left alone, since the game itself is stored.
     public var gamesLost: Int {

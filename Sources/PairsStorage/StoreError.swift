@@ -1,7 +1,7 @@
 /// Why a query or a claim failed.
 public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// SQLite failed.
-    case database(SQLiteError)
+    /// The database failed: SQLite, or PostgreSQL (a lost connection, a refused statement).
+    case database(DatabaseError)
     /// A stored game holds values this code cannot read (written by hand, or damaged).
     case damagedGame(GameID)
     /// A limit outside `GameStore.limitRange`.

@@ -20,6 +20,12 @@ public enum StoreOpenError: Error, Sendable, Hashable, CustomStringConvertible {
     case database(path: String, SQLiteError)
     /// Any other failure of a system call.
     case system(path: String, call: String, errno: Int32)
+    /// The PostgreSQL server at `url` (its password left out) refused or did not answer the connection.
+    case unreachable(url: String, PostgresError)
+    /// Any other failure of PostgreSQL at `url`.
+    case postgres(url: String, PostgresError)
+    /// `--data` names a PostgreSQL database, but this build lacks the Cluster trait that brings libpq.
+    case clusterNotBuilt(url: String)
 
     public var description: String {
         switch self {
@@ -37,6 +43,13 @@ public enum StoreOpenError: Error, Sendable, Hashable, CustomStringConvertible {
             "\(path): \(error)"
         case .system(let path, let call, let errno):
             "\(path): \(call): \(Self.explain(errno))"
+        case .unreachable(let url, let error):
+            "\(url) cannot be reached: \(error)"
+        case .postgres(let url, let error):
+            "\(url): \(error)"
+        case .clusterNotBuilt(let url):
+            "\(url) is a PostgreSQL database, and this pairs was built without the Cluster trait "
+                + "(swift build --traits Cluster) that keeps games there"
         }
     }
 

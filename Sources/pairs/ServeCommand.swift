@@ -32,12 +32,14 @@ enum ServeCommand {
                              here too; repeatable (by default only the server's own page may)
       --data PATH            the SQLite file that keeps finished games, claimed names and ratings, or none
                              to keep nothing (default $XDG_DATA_HOME/pairs/pairs.db, or
-                             ~/.local/share/pairs/pairs.db)
+                             ~/.local/share/pairs/pairs.db), or a postgresql://USER@HOST:PORT/DB URL
+                             that several servers share (a build with the Cluster trait)
       --dashboard on|off     serve the live dashboard at /dashboard (default on; /stats and /metrics stay)
       --keep-days N          days a game with an unclaimed player is kept; 0 = until --keep-megabytes
                              needs the room (default 30)
       --keep-megabytes N     the most the --data file may hold: the oldest games go first, anonymous ones
-                             before those of claimed names, rated ones last; 0 = no limit (default 1024)
+                             before those of claimed names, rated ones last; 0 = no limit (default 1024);
+                             not for a PostgreSQL database, whose size its operator keeps
       --help                 this help (so is -h with no address after it)
 
     \(RuleFlags.usage(heading: "  The rules of rooms whose creator does not choose them (default: the classic game, 8 pairs, 30 s a turn, a 1000 ms reveal, a match moves again):"))
@@ -89,19 +91,13 @@ enum ServeCommand {
             return 1
         }
         // The store first: a file that cannot be used stops the server before anything listens.
-        let store: GameStore?
-        switch options.storage {
-        case .disabled:
-            store = nil
-        case .file(let path):
-            do {
-                // Its failures go to the server's log (`storage_failed`), where the operator looks.
-                store = try GameStore(path: path, retention: options.retention)
-            } catch {
-                pidFile?.discard()
-                printError("pairs serve: \(error)")
-                return 1
-            }
+        let store: (any PairsStore)?
+        do throws(StoreOpenError) {
+            store = try Self.openStore(options.storage, retention: options.retention)
+        } catch {
+            pidFile?.discard()
+            printError("pairs serve: \(error)")
+            return 1
         }
         let server = Server(configuration: configuration, version: version, store: store)
         signals.start(on: .main) { number in
@@ -144,6 +140,23 @@ enum ServeCommand {
     /// Whether the log's listening line (which has the process id) goes to the very terminal stdout shows,
     /// so that printing the plain line as well would say it twice on screen. A pipe or a file on stdout
     /// always gets the plain line: scripts wait for it.
+    /// The store `location` names, opened and migrated: a file or a PostgreSQL database (with the Cluster
+    /// trait), or nil to keep nothing. Its failures while running go to the server's log (`storage_failed`).
+    static func openStore(_ location: StoreLocation, retention: Retention) throws(StoreOpenError) -> (any PairsStore)? {
+        switch location {
+        case .disabled:
+            return nil
+        case .file(let path):
+            return try GameStore(path: path, retention: retention)
+        case .postgres(let url):
+            #if Cluster
+            return try PostgresStore(url: url, retention: retention)
+            #else
+            throw .clusterNotBuilt(url: PostgresURL.withoutPassword(url))
+            #endif
+        }
+    }
+
     static func logShowsListeningLine(_ configuration: ServerConfiguration) -> Bool {
         guard case .standardError = configuration.logDestination, configuration.logLevel <= .info,
               isatty(STDOUT_FILENO) == 1, isatty(STDERR_FILENO) == 1 else { return false }
@@ -164,7 +177,7 @@ enum ServeCommand {
         options.logFile = flags.string("log-file")
         options.pidFile = flags.string("pid-file")
         if let data = flags.string("data") {
-            guard let location = StoreLocation(argument: data) else { throw UsageError("--data needs a file or none") }
+            guard let location = StoreLocation(argument: data) else { throw UsageError("--data needs a file, a postgresql:// URL or none") }
             options.storage = location
         } else {
             guard let location = StoreLocation.defaultFile(environment: { getenv($0).map { String(cString: $0) } }) else {

@@ -3,9 +3,9 @@ import Foundation
 import PairsTestSupport
 import Testing
 
-@Test("a recorded game reads back field by field, awkward faces and every kind of move included")
-func recordedGameReadsBack() throws {
-    let fixture = try StoreFixture()
+@Test("a recorded game reads back field by field, awkward faces and every kind of move included", arguments: BackEnd.tested)
+func recordedGameReadsBack(_ backEnd: BackEnd) throws {
+    let fixture = try BackEndFixture(backEnd)
     let store = fixture.store
     let game = sampleTwoSeatGame()
     try fixture.record([game])
@@ -33,9 +33,9 @@ func recordedGameReadsBack() throws {
     #expect(fixture.log.all.isEmpty)
 }
 
-@Test("every outcome, ending and move kind survives the round trip through the database")
-func everyCodeRoundTrips() throws {
-    let fixture = try StoreFixture()
+@Test("every outcome, ending and move kind survives the round trip through the database", arguments: BackEnd.tested)
+func everyCodeRoundTrips(_ backEnd: BackEnd) throws {
+    let fixture = try BackEndFixture(backEnd)
     var games: [GameRecord] = []
     for ending in GameEnding.all {
         for outcome in [GameOutcome.won(seat: 0), .won(seat: 1), .draw] {
@@ -56,13 +56,13 @@ func everyCodeRoundTrips() throws {
     }
 }
 
-@Test("reopening the file keeps every game, name and rating")
-func reopeningKeepsEverything() throws {
-    let directory = try TemporaryDirectory()
-    let path = directory.file("pairs.db")
+@Test("reopening the file keeps every game, name and rating", arguments: BackEnd.tested)
+func reopeningKeepsEverything(_ backEnd: BackEnd) throws {
+    let (location, directory) = try BackEndFixture.newLocation(backEnd)
+    defer { withExtendedLifetime(directory) {} }
     var before: (history: [HistoryEntry], board: [Ranked<RatingRecord>], profile: Profile?)
     do {
-        let store = try openStore(path)
+        let store = try BackEndFixture.open(backEnd, location)
         #expect(try store.claimOrVerify(name: "alice", password: "correct horse") == .claimed)
         #expect(try store.claimOrVerify(name: "bob", password: "battery staple") == .claimed)
         try store.record(ratedGame("alice", "bob", winner: 0))
@@ -70,7 +70,7 @@ func reopeningKeepsEverything() throws {
         store.flush()
         before = (try store.history(), try store.leaderboard(ladder: classicRules.ladder), try store.profile(name: "alice"))
     }
-    let reopened = try openStore(path)
+    let reopened = try BackEndFixture.open(backEnd, location)
     #expect(reopened.gamesStored == 2)
     #expect(try reopened.history() == before.history)
     #expect(try reopened.leaderboard(ladder: classicRules.ladder) == before.board)
@@ -78,9 +78,9 @@ func reopeningKeepsEverything() throws {
     #expect(try reopened.claimOrVerify(name: "alice", password: "correct horse") == .verified)
 }
 
-@Test("history pages back with before, newest first, and filters by name and ladder")
-func historyPagesBack() throws {
-    let fixture = try StoreFixture()
+@Test("history pages back with before, newest first, and filters by name and ladder", arguments: BackEnd.tested)
+func historyPagesBack(_ backEnd: BackEnd) throws {
+    let fixture = try BackEndFixture(backEnd)
     let store = fixture.store
     try fixture.record((0..<25).map { index in
         let names = index % 2 == 0 ? ("alice", "bob") : ("carol", "dave")
@@ -89,11 +89,11 @@ func historyPagesBack() throws {
 
     let first = try store.history(limit: 10)
     #expect(first.map(\.summary.room) == ["solo-alice"] + (16...24).reversed().map { "room\($0)" })
-    let second = try store.history(limit: 10, before: first.last?.id)
+    let second = try store.history(name: nil, ladder: nil, limit: 10, before: first.last?.id)
     #expect(second.map(\.summary.room) == (6...15).reversed().map { "room\($0)" })
-    let third = try store.history(limit: 10, before: second.last?.id)
+    let third = try store.history(name: nil, ladder: nil, limit: 10, before: second.last?.id)
     #expect(third.map(\.summary.room) == (0...5).reversed().map { "room\($0)" })
-    #expect(try store.history(limit: 10, before: third.last?.id).isEmpty)
+    #expect(try store.history(name: nil, ladder: nil, limit: 10, before: third.last?.id).isEmpty)
 
     let alice = try store.history(name: "alice", limit: 100)
     #expect(alice.count == 14)
@@ -104,24 +104,24 @@ func historyPagesBack() throws {
     #expect(try store.history(name: "nobody").isEmpty)
 }
 
-@Test("limits outside 1-100 are refused with the offending value")
-func limitsAreChecked() throws {
-    let store = try StoreFixture().store
+@Test("limits outside 1-100 are refused with the offending value", arguments: BackEnd.tested)
+func limitsAreChecked(_ backEnd: BackEnd) throws {
+    let store = try BackEndFixture(backEnd).store
     #expect(throws: StoreError.limitOutOfRange(0)) { try store.history(limit: 0) }
     #expect(throws: StoreError.limitOutOfRange(101)) { try store.history(limit: 101) }
     #expect(throws: StoreError.limitOutOfRange(-1)) { try store.leaderboard(ladder: "x", limit: -1) }
-    #expect(throws: StoreError.limitOutOfRange(1000)) { try store.soloLeaderboard(ladder: "x", limit: 1000) }
+    #expect(throws: StoreError.limitOutOfRange(1000)) { try store.soloLeaderboard(ladder: "x", ranking: .bestTime, limit: 1000) }
     #expect(try store.history(limit: 100).isEmpty)
 }
 
-@Test("a game that does not exist has no replay")
-func missingReplayIsNil() throws {
-    #expect(try StoreFixture().store.replay(GameID(1)) == nil)
+@Test("a game that does not exist has no replay", arguments: BackEnd.tested)
+func missingReplayIsNil(_ backEnd: BackEnd) throws {
+    #expect(try BackEndFixture(backEnd).store.replay(GameID(1)) == nil)
 }
 
-@Test("records that contradict themselves are refused before they are queued")
-func contradictoryRecordsAreRefused() throws {
-    let store = try StoreFixture().store
+@Test("records that contradict themselves are refused before they are queued", arguments: BackEnd.tested)
+func contradictoryRecordsAreRefused(_ backEnd: BackEnd) throws {
+    let store = try BackEndFixture(backEnd).store
     let good = sampleTwoSeatGame()
     func refused(_ expected: GameRecordError, _ change: (inout GameRecord) -> Void) {
         var game = good
@@ -158,9 +158,9 @@ func contradictoryRecordsAreRefused() throws {
     #expect(store.gamesStored == 1)
 }
 
-@Test("a game the database refuses costs only itself; the rest of its batch is stored and the failure counted")
-func refusedGameCostsOnlyItself() throws {
-    let fixture = try StoreFixture()
+@Test("a game the database refuses costs only itself; the rest of its batch is stored and the failure counted", arguments: BackEnd.tested)
+func refusedGameCostsOnlyItself(_ backEnd: BackEnd) throws {
+    let fixture = try BackEndFixture(backEnd)
     var broken = sampleTwoSeatGame(room: "broken")
     broken.summary.rules.json = "{not json"
     try fixture.record([sampleTwoSeatGame(room: "before"), broken, sampleTwoSeatGame(room: "after")])
@@ -174,18 +174,17 @@ func refusedGameCostsOnlyItself() throws {
         return
     }
     #expect(room == "broken")
-    #expect(error.code == .constraint)
+    #expect(error.refusesRow)
 }
 
-@Test("a stored game with a code no version wrote is reported as damaged, not misread")
-func damagedRowIsReported() throws {
-    let fixture = try StoreFixture()
+@Test("a stored game with a code no version wrote is reported as damaged, not misread", arguments: BackEnd.tested)
+func damagedRowIsReported(_ backEnd: BackEnd) throws {
+    let fixture = try BackEndFixture(backEnd)
     let store = fixture.store
     try fixture.record([sampleTwoSeatGame()])
     let id = try #require(try store.history().first?.id)
-    let outside = try outsideConnection(fixture.path, .readWrite)
-    try outside.run("UPDATE games SET ending = 'eaten_by_dog' WHERE id = ?1", binding: [.integer(id.rawValue)])
+    try fixture.outsideExecute("UPDATE games SET ending = 'eaten_by_dog' WHERE id = \(id.rawValue)")
     #expect(throws: StoreError.damagedGame(id)) { try store.history() }
-    try outside.run("UPDATE games SET ending = 'cleared', moves = '[[0,99,0,null]]' WHERE id = ?1", binding: [.integer(id.rawValue)])
+    try fixture.outsideExecute("UPDATE games SET ending = 'cleared', moves = '[[0,99,0,null]]' WHERE id = \(id.rawValue)")
     #expect(throws: StoreError.damagedGame(id)) { try store.replay(id) }
 }

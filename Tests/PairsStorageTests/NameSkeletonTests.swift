@@ -29,9 +29,10 @@ struct NameSkeletonTests {
         #expect(NameSkeleton.of("vvill") == NameSkeleton.of("will"))
     }
 
-    @Test("with ann claimed, no look-alike can be claimed: each is refused, naming ann, and nothing is written")
-    func claimsAreUniqueUnderTheSkeleton() throws {
-        let fixture = try StoreFixture()
+    @Test("with ann claimed, no look-alike can be claimed: each is refused, naming ann, and nothing is written",
+          arguments: BackEnd.tested)
+    func claimsAreUniqueUnderTheSkeleton(_ backEnd: BackEnd) throws {
+        let fixture = try BackEndFixture(backEnd)
         #expect(try fixture.store.claimOrVerify(name: "ann", password: "ann's secret") == .claimed)
         for name in Self.lookalikesOfAnn.dropFirst() {
             #expect(try fixture.store.claimOrVerify(name: name, password: "mallory") == .looksLike(claimedName: "ann"), "\(name)")
@@ -39,19 +40,19 @@ struct NameSkeletonTests {
         }
         #expect(fixture.store.standing(of: "ann") == .claimed)
         #expect(fixture.store.standing(of: "bob") == .free)
-        let outside = try outsideConnection(fixture.path)
-        #expect(try outside.rows("SELECT name, skeleton FROM names") { "\($0.text(at: 0))=\($0.text(at: 1))" } == ["ann=ann"])
+        #expect(try fixture.outsideRows("SELECT name, skeleton FROM names") == ["ann=ann"])
     }
 
-    @Test("claimed names are known from memory after reopening, so whether a name is free needs no disk")
-    func claimedNamesReloaded() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.file("pairs.db")
+    @Test("claimed names are known from memory after reopening, so whether a name is free needs no disk",
+          arguments: BackEnd.tested)
+    func claimedNamesReloaded(_ backEnd: BackEnd) throws {
+        let (location, directory) = try BackEndFixture.newLocation(backEnd)
+        defer { withExtendedLifetime(directory) {} }
         do {
-            let store = try openStore(path)
+            let store = try BackEndFixture.open(backEnd, location)
             #expect(try store.claimOrVerify(name: "ann", password: "secret") == .claimed)
         }
-        let store = try openStore(path)
+        let store = try BackEndFixture.open(backEnd, location)
         #expect(store.standing(of: "ann") == .claimed)
         #expect(store.standing(of: "ANN") == .looksLike(claimedName: "ann"))
         #expect(try store.claimOrVerify(name: "ann", password: "secret") == .verified)

@@ -1,9 +1,9 @@
 @testable import PairsStorage
 import Testing
 
-@Test("a name is claimed with a password, proved with it, and refused with any other")
-func claimVerifyAndRefuse() throws {
-    let store = try StoreFixture().store
+@Test("a name is claimed with a password, proved with it, and refused with any other", arguments: BackEnd.tested)
+func claimVerifyAndRefuse(_ backEnd: BackEnd) throws {
+    let store = try BackEndFixture(backEnd).store
     #expect(try store.isClaimed("alice") == false)
     #expect(try store.claimOrVerify(name: "alice", password: "correct horse") == .claimed)
     #expect(try store.isClaimed("alice"))
@@ -18,15 +18,14 @@ func claimVerifyAndRefuse() throws {
     }
 }
 
-@Test("the stored hash is a salted crypt(3) hash, never the password, different for every claim")
-func hashesAreSalted() throws {
-    let fixture = try StoreFixture()
+@Test("the stored hash is a salted crypt(3) hash, never the password, different for every claim", arguments: BackEnd.tested)
+func hashesAreSalted(_ backEnd: BackEnd) throws {
+    let fixture = try BackEndFixture(backEnd)
     let store = fixture.store
     let password = "correct horse"
     #expect(try store.claimOrVerify(name: "alice", password: password) == .claimed)
     #expect(try store.claimOrVerify(name: "bob", password: password) == .claimed)
-    let outside = try outsideConnection(fixture.path)
-    let hashes = try outside.rows("SELECT password_hash FROM names ORDER BY name") { $0.text(at: 0) }
+    let hashes = try fixture.outsideRows("SELECT password_hash FROM names ORDER BY name")
     try #require(hashes.count == 2)
     for hash in hashes {
         #expect(!hash.contains(password))
@@ -36,9 +35,9 @@ func hashesAreSalted() throws {
     #expect(hashes[0] != hashes[1])
 }
 
-@Test("passwords that cannot be hashed whole are refused with the reason")
-func badPasswordsAreRefused() throws {
-    let store = try StoreFixture().store
+@Test("passwords that cannot be hashed whole are refused with the reason", arguments: BackEnd.tested)
+func badPasswordsAreRefused(_ backEnd: BackEnd) throws {
+    let store = try BackEndFixture(backEnd).store
     #expect(throws: StoreError.password(.empty)) { try store.claimOrVerify(name: "alice", password: "") }
     #expect(throws: StoreError.password(.containsNul)) { try store.claimOrVerify(name: "alice", password: "a\u{0}b") }
     let tooLong = String(repeating: "p", count: PasswordHash.maxPasswordBytes + 1)

@@ -59,11 +59,11 @@ func sizeLimitPrunesOldestAnonymousFirst() throws {
     #expect(log.all.isEmpty, "\(log.all)")
 }
 
-@Test("anonymous games older than --keep-days go; claimed games of the same age and younger anonymous ones stay")
-func ageLimitPrunesOldAnonymousGames() throws {
-    let directory = try TemporaryDirectory()
-    let path = directory.file("pairs.db")
-    let store = try GameStore(path: path, retention: Retention(anonymousDays: 30, maxMegabytes: nil))
+@Test("anonymous games older than --keep-days go; claimed games of the same age and younger anonymous ones stay",
+      arguments: BackEnd.tested)
+func ageLimitPrunesOldAnonymousGames(_ backEnd: BackEnd) throws {
+    let fixture = try BackEndFixture(backEnd, retention: Retention(anonymousDays: 30, maxMegabytes: nil))
+    let store = fixture.store
     let now = WallClockTime.now()
     _ = try store.claimOrVerify(name: "cat", password: "c")
     _ = try store.claimOrVerify(name: "dog", password: "d")
@@ -75,12 +75,12 @@ func ageLimitPrunesOldAnonymousGames() throws {
     }
     for index in 0..<7 { try store.record(anonymousGame(1000 + index, endedDaysAgo: 29, now: now)) }
     store.flush()
-    store.prune(now: now)
+    fixture.prune(now: now)
     #expect(store.gamesPruned == 300)
-    let rooms = try outsideConnection(path).rows("SELECT room FROM games ORDER BY id") { $0.text(at: 0) }
+    let rooms = try fixture.outsideRows("SELECT room FROM games ORDER BY id")
     #expect(rooms == Array(repeating: "claimed", count: 5) + (0..<7).map { "anon\(1000 + $0)" })
     // Their players went with them.
-    #expect(try outsideConnection(path).integer("SELECT count(*) FROM players") == 24)
+    #expect(try fixture.outsideRows("SELECT count(*) FROM players") == ["24"])
 }
 
 @Test("a file made without incremental vacuum is rebuilt with it at open, every game kept")

@@ -178,6 +178,8 @@ func locationsFollowTheArgumentAndEnvironment() {
     #expect(StoreLocation(argument: "/var/lib/pairs.db") == .file(path: "/var/lib/pairs.db"))
     #expect(StoreLocation(argument: "games.db") == .file(path: "games.db"))
     #expect(StoreLocation(argument: "") == nil)
+    #expect(StoreLocation(argument: "postgresql://pairs@db.lan:5432/pairs") == .postgres(url: "postgresql://pairs@db.lan:5432/pairs"))
+    #expect(StoreLocation(argument: "postgres://pairs@db.lan/pairs") == .postgres(url: "postgres://pairs@db.lan/pairs"))
 
     let both = ["XDG_DATA_HOME": "/data", "HOME": "/home/ann"]
     #expect(StoreLocation.defaultFile { both[$0] } == .file(path: "/data/pairs/pairs.db"))
