@@ -49,7 +49,21 @@ func checkDecodedRequest(_ request: Request, line: some Sequence<UInt8>) {
     case .list(let query):
         check(query.limit.map(ListLimits.limitRange.contains) ?? true, "\(shown(line)): list limit out of range")
         check(query.after.map { RoomName.isValid($0.room) } ?? true, "\(shown(line)): list cursor names an invalid room")
-    case .flip, .resume, .leave, .rematch, .ping, .stats, .help, .quit, .replay:
+    case .tournament(.create(let creation)):
+        check(TournamentLimits.isValidName(creation.name), "\(shown(line)): creates a tournament of an invalid name")
+        checkInRange(creation.rules, line: line)
+        switch creation.length {
+        case .rounds(let rounds):
+            check(rounds.map(TournamentLimits.roundsRange.contains) ?? true, "\(shown(line)): rounds out of range")
+        case .milliseconds(let milliseconds):
+            check(TournamentLimits.minutesRange.contains(Double(milliseconds) / 60_000), "\(shown(line)): minutes out of range")
+        }
+        if case .players(let players) = creation.start {
+            check(TournamentLimits.startPlayersRange.contains(players), "\(shown(line)): start players out of range")
+        }
+    case .tournament(.join(let name)), .tournament(.leave(let name)), .tournament(.start(let name)), .tournament(.watch(let name)):
+        check(TournamentLimits.isValidName(name), "\(shown(line)): names an invalid tournament")
+    case .flip, .resume, .leave, .rematch, .ping, .stats, .help, .quit, .replay, .tournament(.list):
         break
     }
     let encoded = RequestEncoder.encode(request)
