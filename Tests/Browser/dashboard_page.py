@@ -21,7 +21,7 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from play_page import Deadline, Failure, POLL_SECONDS, browser, emulate, say, screenshot  # noqa: E402  (exits 3 without selenium)
+from play_page import Deadline, Failure, POLL_SECONDS, browser, emulate, say, screenshot, visited_before  # noqa: E402  (exits 3 without selenium)
 from selenium.common.exceptions import WebDriverException  # noqa: E402
 
 DESKTOP = (1280, 800)
@@ -63,6 +63,7 @@ def no_console_errors(driver, where):
 
 def check_view(args, deadline, driver, size, dark, name, running):
     emulate(driver, size, phone=size == PHONE, dark=dark)
+    visited_before(args.url)  # so Chromium's first socket is not greeted (play_page.visited_before says why)
     driver.get(args.url + "dashboard")
     page = wait_for(deadline, f"three polls drawn at {size[0]}x{size[1]}",
                     lambda: (lambda p: p if p["polls"] >= 3 else None)(driver.execute_script(READ)))

@@ -43,6 +43,7 @@ import threading
 import time
 import traceback
 import urllib.parse
+import urllib.request
 
 os.environ.setdefault("SE_OFFLINE", "true")  # never let Selenium look for a driver on the network
 
@@ -139,11 +140,28 @@ board.addEventListener("transitionend", (event) => {
 """
 
 
-def load(driver, url=None):
-    """Opens url (or reloads) and starts the trace."""
+def visited_before(url):
+    """Loads the server's page once with a plain HTTP request from this machine, as any browser that has been
+    there before did. protocol.md ("Which protocol a connection speaks") leaves one case open by design: a
+    browser's very first connection from an address the server does not remember, silent for more than
+    100 ms after connecting, reads `welcome` and that one load fails. A browser starved of CPU (both cores
+    busy) can be that slow, so a scenario about something else starts from a remembered address; the first
+    visit itself is tested where it is the point (the reloads scenario's visit to a stopped server, and the
+    welcome waits on the manual clock in TransportClockTests)."""
+    parts = urllib.parse.urlsplit(url)
+    with urllib.request.urlopen(f"{parts.scheme}://{parts.netloc}/", timeout=STEP_SECONDS) as response:
+        if b"<html" not in response.read(4096).lower():
+            raise Failure(f"{parts.netloc} did not serve an HTML page at /")
+
+
+def load(driver, url=None, first_visit=False):
+    """Opens url (or reloads) and starts the trace. Unless `first_visit`, the address is one the server
+    remembers loading its page (`visited_before`)."""
     if url is None:
         driver.refresh()
     else:
+        if not first_visit:
+            visited_before(url)
         driver.get(url)
     if not driver.execute_script('return document.getElementById("board") !== null'):
         text = driver.execute_script("return document.documentElement.innerText").strip()[:200]
@@ -682,7 +700,7 @@ def reloads(args, deadline, desktop):
         resume = threading.Timer(1.5, lambda: os.kill(args.server_pid, signal.SIGCONT))
         resume.start()
         try:
-            load(desktop, f"{base}/?name={urllib.parse.quote(name)}")
+            load(desktop, f"{base}/?name={urllib.parse.quote(name)}", first_visit=True)
         finally:
             resume.join()
         wait_for(desktop, deadline, "the lobby after a first visit to a stopped server", lambda p: p["view"] == "lobby")
