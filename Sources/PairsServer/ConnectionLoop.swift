@@ -16,7 +16,14 @@ enum LoopInput {
     case stored(StoreGateway.Answer)
     /// Stop: goodbye to everyone, a drain of at most `shutdownDrainMilliseconds`, then `completion`.
     case shutdown(completion: @Sendable () -> Void)
-    // A server with several loops adds here what one loop hands another (a connection moving in).
+    /// Loop 0 accepted a connection and dealt it to this loop, with its id: nothing has read it yet.
+    case connectionArriving(fd: Int32, address: SocketAddress, id: ConnectionID)
+    /// Another loop's lobby handed a connection to this one's (`ConnectionLoop.Move`).
+    case connectionMovingIn(ConnectionLoop.Move)
+    /// Every loop's counters, gathered for a `stats` or an HTTP request of a connection here (or moved on).
+    case statisticsGathered(ServerStatistics, for: ConnectionLoop.StatisticsRecipient)
+    /// A history answer (or its timeout) for a connection that moved here after asking.
+    case deliver(bytes: [UInt8], messages: Int, to: ConnectionID)
 }
 
 /// One event loop of the transport: one serial queue, one epoll set with its connections (`LoopSockets`),
@@ -33,6 +40,29 @@ enum LoopInput {
 /// Dispatch wakeup serves every socket that became ready meanwhile, where a source per socket would cost
 /// Dispatch's manager thread two hand-offs per event (README.md, "Benchmarks").
 final class ConnectionLoop: @unchecked Sendable {
+    /// A connection on its way from another loop: the lobby's hand-off, and the socket with its queued
+    /// output, its framing and its unread input (nil when it closed on the way, with why).
+    struct Move: @unchecked Sendable {
+        let handOff: HandOff
+        let connection: Connection?
+        let cause: DisconnectCause
+    }
+
+    /// Who asked for the counters gathered from every loop.
+    enum StatisticsRecipient: Sendable {
+        /// A `stats` request: the answer fills the place held in the connection's output.
+        case message(ConnectionID)
+        /// `GET /stats` or `/metrics`.
+        case http(ConnectionID, WebRoute, includingBody: Bool)
+    }
+
+    /// One loop's counters, read on its queue.
+    struct Snapshot: Sendable {
+        let lobby: ServerStatistics
+        let loop: LoopStatistics
+        let traffic: Traffic
+    }
+
     /// Bytes read per readable event: one buffer, shared by the loop's connections since only it reads.
     static let readBufferBytes = 64 * 1024
     /// How long a shutdown waits for goodbyes to drain before closing anyway: the process must exit
@@ -49,14 +79,19 @@ final class ConnectionLoop: @unchecked Sendable {
     private enum State {
         /// Made, not started: nothing is served yet.
         case idle
-        /// Serving, and accepting from the listener (the listening socket closes when the loop leaves this).
-        case running(Listener)
+        /// Serving, and accepting from the listener if this loop holds it (the listening socket closes when
+        /// the loop leaves this).
+        case running(Listener?)
         /// Goodbyes are going out; `completion` runs once every connection is closed.
         case draining(completion: @Sendable () -> Void)
         case stopped
     }
 
     let queue: DispatchQueue
+    /// This loop's number, which is its lobby's shard.
+    let index: Int
+    /// The loops together; owns this one.
+    unowned(unsafe) let group: LoopGroup
     let clock: any TransportClock
     let lobby: Lobby
     let log: ServerLog
@@ -68,7 +103,9 @@ final class ConnectionLoop: @unchecked Sendable {
     private var timer: LoopTimer
     private var state = State.idle
 
-    init(queue: DispatchQueue, clock: any TransportClock, lobby: Lobby, log: ServerLog) {
+    init(index: Int, group: LoopGroup, queue: DispatchQueue, clock: any TransportClock, lobby: Lobby, log: ServerLog) {
+        self.index = index
+        self.group = group
         self.queue = queue
         self.clock = clock
         self.lobby = lobby
@@ -77,17 +114,15 @@ final class ConnectionLoop: @unchecked Sendable {
     }
 
     /// Sets the parts up; before `start`, on any thread, since nothing runs on the queue yet.
-    func configure(_ configuration: ServerConfiguration, store: GameStore?,
-                   storageStep: @escaping @Sendable (StoreGateway.StorageWork) -> Void) {
+    func configure(_ configuration: ServerConfiguration, storage: StoreGateway.Shared?) {
         web = WebFront(loop: self, configuration: configuration)
-        gateway = store.map { StoreGateway(loop: self, store: $0, configuration: configuration, storageStep: storageStep) }
-        store?.watch { [weak self] event in self?.enqueue(.stored(.report(event))) }
+        gateway = storage.map { StoreGateway(loop: self, shared: $0) }
     }
 
     /// Starts serving `listener`'s newcomers and `events`' sockets. On the queue.
-    func start(listener: Listener, events: EventLoop, outputLimit: Int) throws(SocketError) {
+    func start(listener: Listener?, events: EventLoop, outputLimit: Int) throws(SocketError) {
         assertOnQueue()
-        try listener.watch(with: events.poller)
+        try listener?.watch(with: events.poller)
         state = .running(listener)
         sockets = LoopSockets(loop: self, lobby: lobby, events: events, outputLimit: outputLimit)
         events.start(policy: Self.harvestPolicy,
@@ -129,12 +164,29 @@ final class ConnectionLoop: @unchecked Sendable {
             gateway?.receive(answer)
         case .shutdown(let completion):
             shutdown(then: completion)
+        case .connectionArriving(let fd, let address, let id):
+            admit(fd, address: address, id: id)
+        case .connectionMovingIn(let move):
+            let now = clock.now()
+            sockets.moveIn(move, at: now)
+            // It left a loop that was serving for one that stops: it gets the goodbye everyone here got.
+            if case .draining = state, let connection = move.connection, connection.isOpen {
+                sockets.goodbyes.sayGoodbye(to: connection, .shutdown, at: now)
+                lobby.disconnect(connection.id, because: .shutdown, at: now)
+            }
+        case .statisticsGathered(let stats, let recipient):
+            deliver(stats, to: recipient)
+        case .deliver(let bytes, let messages, let id):
+            guard let connection = sockets.open[id] else { return group.forward(input, to: id, from: index) }
+            if connection.isOpen { sockets.deliver(bytes, messages: messages, to: connection) }
         }
         settle()
     }
 
     private func settle() {
         sockets.performLobbyActions()
+        sockets.takeHandOffs()
+        sockets.moveOut()
         sockets.finishFailures()
         if case .draining = state { continueDrain() }
         armTimer()
@@ -173,24 +225,39 @@ final class ConnectionLoop: @unchecked Sendable {
 
     /// The listening socket is ready: its newcomers are taken in, their welcome waiting for their first bytes.
     func acceptConnections() {
-        guard case .running(let listener) = state else { return }
-        listener.acceptConnections(open: { sockets.open.count }, connectionsKnown: lobby.connectionCount) { fd, address in
-            guard let connection = sockets.admit(fd, address: address) else { return }
-            web.admitted(connection, host: address.host, at: clock.now())
+        guard case .running(let listener?) = state else { return }
+        let connections = group.connections
+        let known = { [self] in group.count == 1 ? lobby.connectionCount : connections.count }
+        listener.acceptConnections(open: { connections.count }, connectionsKnown: known()) { fd, address in
+            let loop = group.dealNext()
+            guard loop != index else { return admit(fd, address: address, id: nil) }
+            // The socket is in no epoll set until its loop takes it in: nothing reads it before.
+            group.loops[loop].enqueue(.connectionArriving(fd: fd, address: address, id: connections.issue(on: loop)))
         }
+    }
+
+    /// Takes a newcomer in, its welcome waiting for its first bytes.
+    private func admit(_ fd: Int32, address: SocketAddress, id: ConnectionID?) {
+        if case .running = state {} else {
+            // Dealt as the server began to stop: it gets the goodbye every connection gets.
+            sockets.refuseLate(fd, id: id)
+            return
+        }
+        guard let connection = sockets.admit(fd, address: address, id: id) else { return }
+        web.admitted(connection, host: address.host, at: clock.now())
     }
 
     /// Stops accepting, says `bye {reason: "shutdown"}` to everyone, and lets the goodbyes drain for at most
     /// `shutdownDrainMilliseconds`.
     private func shutdown(then completion: @escaping @Sendable () -> Void) {
         guard case .running(let listener) = state else { return completion() }
-        listener.close(removingFrom: sockets.events.poller)
+        listener?.close(removingFrom: sockets.events.poller)
         let now = clock.now()
         let deadline = now.adding(milliseconds: Self.shutdownDrainMilliseconds)
         // Every goodbye starts before the lobby hears of any: the states its departures cause would
         // otherwise reach connections that are about to get `bye` anyway.
         let open = sockets.open.all.filter(\.isOpen)
-        log.write(.info, .shuttingDown(connections: open.count, gamesInProgress: lobby.gamesInProgress))
+        if group.count == 1 { log.write(.info, .shuttingDown(connections: open.count, gamesInProgress: lobby.gamesInProgress)) }
         for connection in open { sockets.goodbyes.sayGoodbye(to: connection, .shutdown, at: now) }
         for connection in open { lobby.disconnect(connection.id, because: .shutdown, at: now) }
         sockets.performLobbyActions()
@@ -206,11 +273,13 @@ final class ConnectionLoop: @unchecked Sendable {
         state = .stopped
         timer.cancel()
         sockets.events.cancel()
-        // The games that ended last are committed before the process may exit.
-        gateway?.flushStore()
-        log.stopSummaries()
-        log.write(.info, .stopped)
         completion()
+    }
+
+    /// What the shutdown line counts of this loop: its open connections and its games under way.
+    var shutdownCounts: (connections: Int, games: Int) {
+        assertOnQueue()
+        return (sockets?.open.all.filter(\.isOpen).count ?? 0, lobby.gamesInProgress)
     }
 
     // MARK: Statistics
@@ -220,10 +289,30 @@ final class ConnectionLoop: @unchecked Sendable {
         return completed(lobby.statistics(at: now))
     }
 
+    /// This loop's counters, for the sum over every loop.
+    func snapshot(at now: Moment) -> Snapshot {
+        assertOnQueue()
+        return Snapshot(lobby: lobby.statistics(at: now), loop: lobby.loopStatistics, traffic: sockets?.traffic ?? Traffic())
+    }
+
+    /// Counters gathered from every loop reach the connection that asked, wherever it is now.
+    private func deliver(_ stats: ServerStatistics, to recipient: StatisticsRecipient) {
+        switch recipient {
+        case .message(let id):
+            guard let connection = sockets.open[id] else {
+                return group.forward(.statisticsGathered(stats, for: recipient), to: id, from: index)
+            }
+            sockets.fillStatistics(ServerMessageEncoder.encode(.stats(stats)), for: connection)
+        case .http(let id, let route, let includingBody):
+            guard let connection = sockets.open[id], connection.isOpen else { return }
+            web.respond(with: stats, route: route, to: connection, includingBody: includingBody, at: clock.now())
+        }
+    }
+
     /// The lobby's counters with the transport's and the store's added.
-    func completed(_ lobbyStatistics: ServerStatistics) -> ServerStatistics {
+    func completed(_ lobbyStatistics: ServerStatistics, traffic: Traffic? = nil) -> ServerStatistics {
         var stats = lobbyStatistics
-        let traffic = sockets?.traffic ?? Traffic()
+        let traffic = traffic ?? sockets?.traffic ?? Traffic()
         let store = gateway?.store
         stats.messagesOut = traffic.messagesOut
         stats.bytesIn = traffic.bytesIn

@@ -169,12 +169,16 @@ final class WebFront {
         case .page:
             response = ClientPage.response(to: request)
             recordPageVisitor(connection, at: now)
-        case .statistics:
-            // The `stats` message, without the newline that ends it as a line.
-            response = .json(ServerMessageEncoder.encode(.stats(loop.statistics(at: now))).dropLast())
-        case .metrics:
-            response = HTTPResponse(status: .ok, headers: ["Content-Type": PrometheusText.contentType, "Cache-Control": "no-store"],
-                                    body: Array(ServerMetrics.exposition(of: loop.statistics(at: now)).utf8))
+        case .statistics, .metrics:
+            guard loop.group.count == 1 else {
+                // Every loop's counters are gathered off the loops; the response follows.
+                loop.log.write(route == .statistics ? .debug : .info,
+                               .http(connection.id, peer: peer, request: .read(method: request.method.rawValue, path: String(request.path)), status: 200))
+                let (loop, id, includingBody) = (loop, connection.id, request.method != .head)
+                loop.group.gatherStatistics { stats in loop.enqueue(.statisticsGathered(stats, for: .http(id, route, includingBody: includingBody))) }
+                return
+            }
+            response = Self.response(to: route, with: loop.statistics(at: now))
         case .dashboard where configuration.dashboard:
             response = DashboardPage.response
             // The page polls `/stats` once a second, on sockets Chromium opens ahead of need, as the client page's.
@@ -203,6 +207,21 @@ final class WebFront {
         loop.log.write(level, .http(connection.id, peer: peer, request: .read(method: request.method.rawValue, path: String(request.path)),
                                     status: response.status.rawValue))
         respond(response, to: connection, includingBody: request.method != .head, at: now)
+    }
+
+    /// The counters as `route` serves them: `/stats` or `/metrics`.
+    private static func response(to route: WebRoute, with stats: ServerStatistics) -> HTTPResponse {
+        guard route == .metrics else {
+            // The `stats` message, without the newline that ends it as a line.
+            return .json(ServerMessageEncoder.encode(.stats(stats)).dropLast())
+        }
+        return HTTPResponse(status: .ok, headers: ["Content-Type": PrometheusText.contentType, "Cache-Control": "no-store"],
+                            body: Array(ServerMetrics.exposition(of: stats).utf8))
+    }
+
+    /// Answers `/stats` or `/metrics` with every loop's counters, gathered.
+    func respond(with stats: ServerStatistics, route: WebRoute, to connection: Connection, includingBody: Bool, at now: Moment) {
+        respond(Self.response(to: route, with: stats), to: connection, includingBody: includingBody, at: now)
     }
 
     /// Remembers the address of a connection that loaded the page or opened its WebSocket, so that a silent
