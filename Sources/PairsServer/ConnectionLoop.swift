@@ -15,7 +15,7 @@ enum LoopInput {
     /// Work done off the loop came back: a history answer, a name check, the store's report.
     case stored(StoreGateway.Answer)
     /// Stop: goodbye to everyone, a drain of at most `shutdownDrainMilliseconds`, then `completion`.
-    case shutdown(completion: @Sendable () -> Void)
+    case shutdown(ShutdownTally?, completion: @Sendable () -> Void)
     /// Loop 0 accepted a connection and dealt it to this loop, with its id: nothing has read it yet.
     case connectionArriving(fd: Int32, address: SocketAddress, id: ConnectionID)
     /// Another loop's lobby handed a connection to this one's (`ConnectionLoop.Move`).
@@ -146,7 +146,7 @@ final class ConnectionLoop: @unchecked Sendable {
         assertOnQueue()
         if case .idle = state {
             // Never started: nothing to stop.
-            if case .shutdown(let completion) = input { completion() }
+            if case .shutdown(_, let completion) = input { completion() }
             return
         }
         switch input {
@@ -162,8 +162,8 @@ final class ConnectionLoop: @unchecked Sendable {
             lobby.advance(to: now)
         case .stored(let answer):
             gateway?.receive(answer)
-        case .shutdown(let completion):
-            shutdown(then: completion)
+        case .shutdown(let tally, let completion):
+            shutdown(tally: tally, then: completion)
         case .connectionArriving(let fd, let address, let id):
             admit(fd, address: address, id: id)
         case .connectionMovingIn(let move):
@@ -249,7 +249,7 @@ final class ConnectionLoop: @unchecked Sendable {
 
     /// Stops accepting, says `bye {reason: "shutdown"}` to everyone, and lets the goodbyes drain for at most
     /// `shutdownDrainMilliseconds`.
-    private func shutdown(then completion: @escaping @Sendable () -> Void) {
+    private func shutdown(tally: ShutdownTally?, then completion: @escaping @Sendable () -> Void) {
         guard case .running(let listener) = state else { return completion() }
         listener?.close(removingFrom: sockets.events.poller)
         let now = clock.now()
@@ -257,7 +257,11 @@ final class ConnectionLoop: @unchecked Sendable {
         // Every goodbye starts before the lobby hears of any: the states its departures cause would
         // otherwise reach connections that are about to get `bye` anyway.
         let open = sockets.open.all.filter(\.isOpen)
-        if group.count == 1 { log.write(.info, .shuttingDown(connections: open.count, gamesInProgress: lobby.gamesInProgress)) }
+        if let tally {
+            tally.count(connections: open.count, games: lobby.gamesInProgress, log: log)
+        } else {
+            log.write(.info, .shuttingDown(connections: open.count, gamesInProgress: lobby.gamesInProgress))
+        }
         for connection in open { sockets.goodbyes.sayGoodbye(to: connection, .shutdown, at: now) }
         for connection in open { lobby.disconnect(connection.id, because: .shutdown, at: now) }
         sockets.performLobbyActions()
@@ -274,12 +278,6 @@ final class ConnectionLoop: @unchecked Sendable {
         timer.cancel()
         sockets.events.cancel()
         completion()
-    }
-
-    /// What the shutdown line counts of this loop: its open connections and its games under way.
-    var shutdownCounts: (connections: Int, games: Int) {
-        assertOnQueue()
-        return (sockets?.open.all.filter(\.isOpen).count ?? 0, lobby.gamesInProgress)
     }
 
     // MARK: Statistics
@@ -332,6 +330,23 @@ final class ConnectionLoop: @unchecked Sendable {
         #if DEBUG
         dispatchPrecondition(condition: .onQueue(queue))
         #endif
+    }
+}
+
+/// What a shutdown counts on every loop, for its one log line: the last loop to count writes it.
+final class ShutdownTally: Sendable {
+    private let state: PthreadLocked<(loops: Int, connections: Int, games: Int)>
+
+    init(loops: Int) { state = PthreadLocked((loops, 0, 0)) }
+
+    func count(connections: Int, games: Int, log: ServerLog) {
+        let total = state.withLock { state -> (connections: Int, games: Int)? in
+            state.loops -= 1
+            state.connections += connections
+            state.games += games
+            return state.loops == 0 ? (state.connections, state.games) : nil
+        }
+        if let total { log.write(.info, .shuttingDown(connections: total.connections, gamesInProgress: total.games)) }
     }
 }
 

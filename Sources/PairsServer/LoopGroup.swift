@@ -14,6 +14,8 @@ final class LoopGroup: @unchecked Sendable {
     /// The loops, by number; set once in `init`, read only after.
     private(set) var loops: [ConnectionLoop] = []
     let connections = SharedConnections()
+    /// The addresses that loaded the client page lately, for every loop's web front.
+    let pageVisitors = PthreadLocked(PageVisitors())
     /// The loop that takes the `n`th connection accepted (from 0): round robin, or a test's choice.
     private let dealing: @Sendable (_ n: Int, _ loops: Int) -> Int
     /// Connections accepted so far; used on loop 0's queue only, where accepting happens.

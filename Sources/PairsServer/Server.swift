@@ -151,19 +151,15 @@ public final class Server: @unchecked Sendable {
             log.write(.info, .stopped)
             completion()
         }
-        guard group.count > 1 else { return loop.enqueue(.shutdown(completion: finish)) }
-        logQueue.async {
-            // One line for the whole server, before any loop says goodbye.
-            let counts = group.loops.map { loop in loop.queue.sync { loop.shutdownCounts } }
-            log.write(.info, .shuttingDown(connections: counts.map(\.connections).reduce(0, +),
-                                           gamesInProgress: counts.map(\.games).reduce(0, +)))
-            let running = PthreadLocked(group.count)
-            for loop in group.loops {
-                loop.enqueue(.shutdown(completion: {
-                    guard running.withLock({ $0 -= 1; return $0 }) == 0 else { return }
-                    logQueue.async(execute: finish)
-                }))
-            }
+        guard group.count > 1 else { return loop.enqueue(.shutdown(nil, completion: finish)) }
+        // One line for the whole server, written by the last loop to count; the last loop to stop finishes.
+        let tally = ShutdownTally(loops: group.count)
+        let running = PthreadLocked(group.count)
+        for loop in group.loops {
+            loop.enqueue(.shutdown(tally, completion: {
+                guard running.withLock({ $0 -= 1; return $0 }) == 0 else { return }
+                logQueue.async(execute: finish)
+            }))
         }
     }
 

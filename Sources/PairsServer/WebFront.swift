@@ -18,7 +18,9 @@ final class WebFront {
     /// the page lately (`pageVisitors`).
     private var welcomeWaits: WelcomeWaits
     /// The addresses that loaded the client page lately.
-    private var pageVisitors = PageVisitors()
+    /// Shared by every loop's front (a browser's sockets may be dealt to different loops), behind a lock
+    /// touched only when a page or a WebSocket opens or closes and when a welcome wait begins or ends.
+    private var pageVisitors: PthreadLocked<PageVisitors> { loop.group.pageVisitors }
     private let configuration: ServerConfiguration
 
     init(loop: ConnectionLoop, configuration: ServerConfiguration) {
@@ -32,7 +34,7 @@ final class WebFront {
 
     /// A connection was accepted at `now`: its welcome waits for its first bytes.
     func admitted(_ connection: Connection, host: String, at now: Moment) {
-        welcomeWaits.append(connection, arrivedAt: now, waiting: pageVisitors.loadedThePageRecently(host, at: now) ? .pageVisitor : .usual)
+        welcomeWaits.append(connection, arrivedAt: now, waiting: pageVisitors.withLock { $0.loadedThePageRecently(host, at: now) } ? .pageVisitor : .usual)
     }
 
     /// Whether a welcome wait is listed, running or not.
@@ -43,7 +45,8 @@ final class WebFront {
 
     /// A WebSocket from `host` closed: its page may be gone.
     func webSocketClosed(_ host: String) {
-        pageVisitors.webSocketClosed(host, at: loop.clock.now())
+        let now = loop.clock.now()
+        pageVisitors.withLock { $0.webSocketClosed(host, at: now) }
     }
 
     /// Bytes of a connection that does not speak messages yet: its first bytes, or an HTTP request.
@@ -94,7 +97,7 @@ final class WebFront {
                 case .usual:
                     // A browser opens several sockets at once on a first visit: if one of them loaded the
                     // page meanwhile, this silent one is the browser's too, and waits as a page visitor's.
-                    if let address = try? SocketAddress(peerOf: connection.fd), pageVisitors.loadedThePageRecently(address.host, at: now) {
+                    if let address = try? SocketAddress(peerOf: connection.fd), pageVisitors.withLock({ $0.loadedThePageRecently(address.host, at: now) }) {
                         welcomeWaits.append(connection, arrivedAt: now, waiting: .pageVisitor)
                         continue
                     }
@@ -190,7 +193,7 @@ final class WebFront {
                 let accepted = try WebSocketHandshake.response(to: request, allowedOrigins: configuration.allowedOrigins)
                 // A page with its WebSocket open may be reloaded at any time.
                 let host = (try? SocketAddress(peerOf: connection.fd))?.host ?? peer
-                pageVisitors.webSocketOpened(host, at: now)
+                pageVisitors.withLock { $0.webSocketOpened(host, at: now) }
                 sockets.send(accepted.encoded(), messages: 0, to: connection)
                 loop.log.write(.info, .http(connection.id, peer: peer, request: .read(method: request.method.rawValue, path: String(request.path)),
                                             status: accepted.status.rawValue))
@@ -227,7 +230,7 @@ final class WebFront {
     /// Remembers the address of a connection that loaded the page or opened its WebSocket, so that a silent
     /// connection from there is never greeted (`endWelcomeWaits`).
     private func recordPageVisitor(_ connection: Connection, at now: Moment) {
-        if let address = try? SocketAddress(peerOf: connection.fd) { pageVisitors.record(address.host, at: now) }
+        if let address = try? SocketAddress(peerOf: connection.fd) { pageVisitors.withLock { $0.record(address.host, at: now) } }
     }
 
     /// Sends an HTTP response and closes the connection cleanly: the response is the connection's last
