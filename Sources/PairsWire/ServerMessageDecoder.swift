@@ -117,6 +117,14 @@ public enum ServerMessageDecoder {
             stats.gamesPruned = try reader.optionalInteger("games_pruned") ?? 0
             // A value this client does not know reads as not said.
             stats.storage = try reader.optionalString("storage").flatMap(StorageHealth.init(rawValue:))
+            // Only a server with more than one event loop sends it.
+            if try reader.optionalArray("loops") != nil {
+                stats.loops = try reader.array("loops").map { (value: JSONValue) throws(ServerMessageError) -> LoopCounters in
+                    guard let connections = value["connections"]?.integerValue, let rooms = value["rooms"]?.integerValue,
+                          let flips = value["flips"]?.integerValue else { throw .badField("loops") }
+                    return LoopCounters(connections: Int(connections), rooms: Int(rooms), flips: Int(flips))
+                }
+            }
             stats.id = reader.id()
             message = .stats(stats)
         case "left":
@@ -378,6 +386,12 @@ private struct Reader {
         guard let value = value(key), !value.isNull else { return nil }
         guard let object = value.objectValue else { throw .badField(key) }
         return object
+    }
+
+    mutating func optionalArray(_ key: String) throws(ServerMessageError) -> [JSONValue]? {
+        guard let value = value(key), !value.isNull else { return nil }
+        guard let array = value.arrayValue else { throw .badField(key) }
+        return array
     }
 
     mutating func bool(_ key: String) throws(ServerMessageError) -> Bool {
