@@ -188,6 +188,9 @@ final class ConnectionLoop: @unchecked Sendable {
         sockets.takeHandOffs()
         sockets.moveOut()
         sockets.finishFailures()
+        // A failed connection's last words may have asked for a room elsewhere: its hand-off goes now too.
+        sockets.takeHandOffs()
+        sockets.moveOut()
         if case .draining = state { continueDrain() }
         armTimer()
     }

@@ -8,8 +8,8 @@ import PairsRules
 import PairsStorage
 import PairsWire
 
-/// The Pairs match server: it listens, and runs a `ConnectionLoop` that accepts TCP connections, reads their
-/// bytes, hands whole messages to the `Lobby`, and carries out what the lobby decides (send these bytes,
+/// The Pairs match server: it listens, and runs `configuration.loops` `ConnectionLoop`s (`LoopGroup`), each
+/// of which takes TCP connections, reads their bytes, hands whole messages to the `Lobby`, and carries out what the lobby decides (send these bytes,
 /// close that connection), with every timer and every goodbye.
 ///
 /// One port speaks the line protocol and HTTP: a connection's first bytes decide (`Framing`,
