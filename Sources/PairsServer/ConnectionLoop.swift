@@ -217,8 +217,12 @@ final class ConnectionLoop: @unchecked Sendable {
 
     private func carryOut(_ due: LoopDeadline, at now: Moment) {
         switch due {
-        case .goodbye(let connection): sockets.goodbyes.closeIfOverdue(connection, at: now)
-        case .requestHead(let connection): web.requestHeadOverdue(connection, at: now)
+        // A connection that moved to another loop since is that loop's to touch (its id never changes).
+        case .goodbye(let connection) where sockets.open[connection.id] === connection:
+            sockets.goodbyes.closeIfOverdue(connection, at: now)
+        case .requestHead(let connection) where sockets.open[connection.id] === connection:
+            web.requestHeadOverdue(connection, at: now)
+        case .goodbye, .requestHead: break
         case .store(let due): gateway?.due(due, at: now)
         case .drain: for connection in sockets.open.all { sockets.goodbyes.closeIfOverdue(connection, at: now) }
         }

@@ -39,6 +39,7 @@ extension LoopSockets {
                 loop.gateway?.forget(connection)
                 releaseHeld(connection)
             }
+            loop.web.forget(connection)
             open.moveOut(connection, to: handOff.shard)
             destination.enqueue(.connectionMovingIn(.init(handOff: handOff, connection: connection, cause: .closedByPeer)))
         }

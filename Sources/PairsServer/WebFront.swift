@@ -43,6 +43,11 @@ final class WebFront {
     /// When the earliest welcome wait still running ends; nil when none is running.
     func nextWelcomeDeadline() -> Moment? { welcomeWaits.nextDeadline() }
 
+    /// A connection leaves for another loop: nothing here may touch it from now on.
+    func forget(_ connection: Connection) {
+        welcomeWaits.remove(connection)
+    }
+
     /// A WebSocket from `host` closed: its page may be gone.
     func webSocketClosed(_ host: String) {
         let now = loop.clock.now()
