@@ -160,6 +160,20 @@ struct LoopTests {
         _ = try host.waitForState { $0.state.phase == .playing }
     }
 
+    @Test("what a connection sends right behind the join that moves it is handled on the room's loop, in order")
+    func inputBehindAMoveFollowsIt() throws {
+        let server = try pinnedServer([0, 1])
+        defer { server.stop() }
+        let (host, _) = try greeted(server)
+        try host.join("r")
+        let (mover, session) = try greeted(server)
+        mover.sendRaw(Array((#"{"type":"join","room":"r","id":1}"# + "\n" + #"{"type":"leave","id":2}"# + "\n" + #"{"type":"ping","id":3}"# + "\n").utf8))
+        _ = try mover.waitFor("joined", isJoined)
+        _ = try mover.waitFor("left") { if case .left(_, let id) = $0 { id == .integer(2) } else { false } }
+        _ = try mover.waitFor("pong") { if case .pong(let id) = $0 { id == .integer(3) } else { false } }
+        #expect(loop(holding: session, on: server) == 0)
+    }
+
     @Test("a connection that closes right after asking to join a room on another loop: the seat is held for it, and no socket or client is left behind")
     func moveRacesADisconnect() throws {
         let server = try pinnedServer([0, 1]) { $0.lobby.graceSeconds = 30 }
