@@ -239,12 +239,21 @@ final class ConnectionLoop: @unchecked Sendable {
             let loop = group.dealNext()
             guard loop != index else { return admit(fd, address: address, id: nil) }
             // The socket is in no epoll set until its loop takes it in: nothing reads it before.
+            group.dealtUnread.withLock { $0[address.host, default: 0] += 1 }
             group.loops[loop].enqueue(.connectionArriving(fd: fd, address: address, id: connections.issue(on: loop)))
         }
     }
 
     /// Takes a newcomer in, its welcome waiting for its first bytes.
     private func admit(_ fd: Int32, address: SocketAddress, id: ConnectionID?) {
+        // Dealt from loop 0: once read (below), it no longer counts as unread.
+        defer {
+            if id != nil {
+                group.dealtUnread.withLock { unread in
+                    if let count = unread[address.host], count > 1 { unread[address.host] = count - 1 } else { unread[address.host] = nil }
+                }
+            }
+        }
         if case .running = state {} else {
             // Dealt as the server began to stop: it gets the goodbye every connection gets.
             sockets.refuseLate(fd, id: id)
@@ -252,6 +261,9 @@ final class ConnectionLoop: @unchecked Sendable {
         }
         guard let connection = sockets.admit(fd, address: address, id: id) else { return }
         web.admitted(connection, host: address.host, at: clock.now())
+        // With several loops, what a newcomer sent is read at once, before another loop's welcome wait for a
+        // socket of the same address can end (a browser's request and its spare socket may be dealt apart).
+        if group.count > 1 { sockets.readRequests(from: connection) }
     }
 
     /// Stops accepting, says `bye {reason: "shutdown"}` to everyone, and lets the goodbyes drain for at most

@@ -16,6 +16,10 @@ final class LoopGroup: @unchecked Sendable {
     let connections = SharedConnections()
     /// The addresses that loaded the client page lately, for every loop's web front.
     let pageVisitors = PthreadLocked(PageVisitors())
+    /// Connections dealt to a loop and not yet read there, by address: a silent socket of that address is
+    /// not greeted meanwhile (a browser's request may be on one of them), so another loop's delay never
+    /// counts as the client's silence (`WebFront.endWelcomeWaits`).
+    let dealtUnread = PthreadLocked<[String: Int]>([:])
     /// The loop that takes the `n`th connection accepted (from 0): round robin, or a test's choice.
     private let dealing: @Sendable (_ n: Int, _ loops: Int) -> Int
     /// Connections accepted so far; used on loop 0's queue only, where accepting happens.

@@ -106,6 +106,13 @@ final class WebFront {
                         welcomeWaits.append(connection, arrivedAt: now, waiting: .pageVisitor)
                         continue
                     }
+                    // Another socket of the address is on its way to another loop, unread: it may be the
+                    // page's request, so the silence is the server's, not the client's; wait again.
+                    if loop.group.count > 1, let address = try? SocketAddress(peerOf: connection.fd),
+                       loop.group.dealtUnread.withLock({ $0[address.host] != nil }) {
+                        welcomeWaits.append(connection, arrivedAt: now, waiting: .usual)
+                        continue
+                    }
                 }
             }
             greet(connection, as: .lines(LineFramer()), peer: first.peer, at: now)
