@@ -230,27 +230,3 @@ public final class LobbyDirectory: Sendable {
         locked { $0.guessLimiter.finished(name: name, address: address) }
     }
 }
-
-/// A value behind a pthread mutex: every access goes through `withLock`, so the class is Sendable
-/// (unchecked, since the compiler cannot see the lock).
-final class PthreadLocked<Value>: @unchecked Sendable {
-    private var value: Value
-    /// Allocated, not stored inline: a pthread mutex must not move.
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-
-    init(_ value: Value) {
-        self.value = value
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body(&value)
-    }
-}

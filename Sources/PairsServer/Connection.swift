@@ -4,6 +4,7 @@ import Glibc
 import PairsLobby
 import PairsPolling
 import PairsRules
+import PairsWeb
 import PairsWire
 
 /// One client socket as the transport holds it: its buffers, its framing (lines, WebSocket, or not decided
@@ -55,6 +56,35 @@ final class Connection: @unchecked Sendable {
     var heldSince = Moment(milliseconds: 0)
     /// The bytes held, with how many messages each holds, in order.
     var held: [(bytes: [UInt8], messages: Int)] = []
+    /// `stats` answers awaited from the loops (`LoopGroup.gatherStatistics`): output is held meanwhile,
+    /// each answer's place kept in `held`, so replies keep the order of the requests.
+    var statisticsAwaited = 0
+    /// The lobby handed the connection to another loop's: what it sends now waits in `unread`, in order,
+    /// for the lobby there.
+    var isMoving = false
+    /// Input read but not handled here, because the connection is moving; handled where it arrives.
+    var unread: [UnreadInput] = []
+
+    /// One input of the framing, owning its bytes, kept for the loop a connection moves to.
+    enum UnreadInput {
+        case message([UInt8])
+        case tooLong
+        case ping([UInt8])
+        case frame
+        case close(WebSocketCloseCode?)
+        case failure(WebSocketFrameError)
+
+        init(_ input: Framing.Input) {
+            switch input {
+            case .message(let bytes): self = .message(Array(bytes))
+            case .tooLong: self = .tooLong
+            case .ping(let bytes): self = .ping(Array(bytes))
+            case .frame: self = .frame
+            case .close(let code): self = .close(code)
+            case .failure(let error): self = .failure(error)
+            }
+        }
+    }
 
     /// The server's epoll set, once the connection is in it.
     private var poller: EventPoller?
@@ -92,6 +122,14 @@ final class Connection: @unchecked Sendable {
     func watch(with poller: EventPoller) -> Bool {
         self.poller = poller
         interest = EventPoller.readable
+        return poller.add(fd, token: token, interest: interest)
+    }
+
+    /// Takes the socket out of the epoll set it is in and puts it in `poller`'s, watched for what it was:
+    /// the connection moves to another loop.
+    func move(to poller: EventPoller) -> Bool {
+        self.poller?.remove(fd)
+        self.poller = poller
         return poller.add(fd, token: token, interest: interest)
     }
 

@@ -15,8 +15,15 @@ enum LoopInput {
     /// Work done off the loop came back: a history answer, a name check, the store's report.
     case stored(StoreGateway.Answer)
     /// Stop: goodbye to everyone, a drain of at most `shutdownDrainMilliseconds`, then `completion`.
-    case shutdown(completion: @Sendable () -> Void)
-    // A server with several loops adds here what one loop hands another (a connection moving in).
+    case shutdown(ShutdownTally?, completion: @Sendable () -> Void)
+    /// Loop 0 accepted a connection and dealt it to this loop, with its id: nothing has read it yet.
+    case connectionArriving(fd: Int32, address: SocketAddress, id: ConnectionID)
+    /// Another loop's lobby handed a connection to this one's (`ConnectionLoop.Move`).
+    case connectionMovingIn(ConnectionLoop.Move)
+    /// Every loop's counters, gathered for a `stats` or an HTTP request of a connection here (or moved on).
+    case statisticsGathered(ServerStatistics, for: ConnectionLoop.StatisticsRecipient)
+    /// A history answer (or its timeout) for a connection that moved here after asking.
+    case deliver(bytes: [UInt8], messages: Int, to: ConnectionID)
 }
 
 /// One event loop of the transport: one serial queue, one epoll set with its connections (`LoopSockets`),
@@ -33,6 +40,31 @@ enum LoopInput {
 /// Dispatch wakeup serves every socket that became ready meanwhile, where a source per socket would cost
 /// Dispatch's manager thread two hand-offs per event (README.md, "Benchmarks").
 final class ConnectionLoop: @unchecked Sendable {
+    /// A connection on its way from another loop: the lobby's hand-off, and the socket with its queued
+    /// output, its framing and its unread input (nil when it closed on the way, with why).
+    struct Move: @unchecked Sendable {
+        let handOff: HandOff
+        let connection: Connection?
+        let cause: DisconnectCause
+    }
+
+    /// Who asked for the counters gathered from every loop.
+    enum StatisticsRecipient: Sendable {
+        /// A `stats` request: the answer fills the place held in the connection's output.
+        case message(ConnectionID)
+        /// `GET /stats` or `/metrics`.
+        case http(ConnectionID, WebRoute, includingBody: Bool)
+    }
+
+    /// One loop's counters, read on its queue.
+    struct Snapshot: Sendable {
+        let lobby: ServerStatistics
+        let loop: LoopStatistics
+        let traffic: Traffic
+        /// How long this loop's finished games waited for the store.
+        let commits: AnswerLatency
+    }
+
     /// Bytes read per readable event: one buffer, shared by the loop's connections since only it reads.
     static let readBufferBytes = 64 * 1024
     /// How long a shutdown waits for goodbyes to drain before closing anyway: the process must exit
@@ -49,14 +81,19 @@ final class ConnectionLoop: @unchecked Sendable {
     private enum State {
         /// Made, not started: nothing is served yet.
         case idle
-        /// Serving, and accepting from the listener (the listening socket closes when the loop leaves this).
-        case running(Listener)
+        /// Serving, and accepting from the listener if this loop holds it (the listening socket closes when
+        /// the loop leaves this).
+        case running(Listener?)
         /// Goodbyes are going out; `completion` runs once every connection is closed.
         case draining(completion: @Sendable () -> Void)
         case stopped
     }
 
     let queue: DispatchQueue
+    /// This loop's number, which is its lobby's shard.
+    let index: Int
+    /// The loops together; owns this one.
+    unowned(unsafe) let group: LoopGroup
     let clock: any TransportClock
     let lobby: Lobby
     let log: ServerLog
@@ -68,7 +105,9 @@ final class ConnectionLoop: @unchecked Sendable {
     private var timer: LoopTimer
     private var state = State.idle
 
-    init(queue: DispatchQueue, clock: any TransportClock, lobby: Lobby, log: ServerLog) {
+    init(index: Int, group: LoopGroup, queue: DispatchQueue, clock: any TransportClock, lobby: Lobby, log: ServerLog) {
+        self.index = index
+        self.group = group
         self.queue = queue
         self.clock = clock
         self.lobby = lobby
@@ -77,17 +116,15 @@ final class ConnectionLoop: @unchecked Sendable {
     }
 
     /// Sets the parts up; before `start`, on any thread, since nothing runs on the queue yet.
-    func configure(_ configuration: ServerConfiguration, store: (any PairsStore)?,
-                   storageStep: @escaping @Sendable (StoreGateway.StorageWork) -> Void) {
+    func configure(_ configuration: ServerConfiguration, storage: StoreGateway.Shared?) {
         web = WebFront(loop: self, configuration: configuration)
-        gateway = store.map { StoreGateway(loop: self, store: $0, configuration: configuration, storageStep: storageStep) }
-        store?.watch { [weak self] event in self?.enqueue(.stored(.report(event))) }
+        gateway = storage.map { StoreGateway(loop: self, shared: $0) }
     }
 
     /// Starts serving `listener`'s newcomers and `events`' sockets. On the queue.
-    func start(listener: Listener, events: EventLoop, outputLimit: Int) throws(SocketError) {
+    func start(listener: Listener?, events: EventLoop, outputLimit: Int) throws(SocketError) {
         assertOnQueue()
-        try listener.watch(with: events.poller)
+        try listener?.watch(with: events.poller)
         state = .running(listener)
         sockets = LoopSockets(loop: self, lobby: lobby, events: events, outputLimit: outputLimit)
         events.start(policy: Self.harvestPolicy,
@@ -111,7 +148,7 @@ final class ConnectionLoop: @unchecked Sendable {
         assertOnQueue()
         if case .idle = state {
             // Never started: nothing to stop.
-            if case .shutdown(let completion) = input { completion() }
+            if case .shutdown(_, let completion) = input { completion() }
             return
         }
         switch input {
@@ -127,15 +164,35 @@ final class ConnectionLoop: @unchecked Sendable {
             lobby.advance(to: now)
         case .stored(let answer):
             gateway?.receive(answer)
-        case .shutdown(let completion):
-            shutdown(then: completion)
+        case .shutdown(let tally, let completion):
+            shutdown(tally: tally, then: completion)
+        case .connectionArriving(let fd, let address, let id):
+            admit(fd, address: address, id: id)
+        case .connectionMovingIn(let move):
+            let now = clock.now()
+            sockets.moveIn(move, at: now)
+            // It left a loop that was serving for one that stops: it gets the goodbye everyone here got.
+            if case .draining = state, let connection = move.connection, connection.isOpen {
+                sockets.goodbyes.sayGoodbye(to: connection, .shutdown, at: now)
+                lobby.disconnect(connection.id, because: .shutdown, at: now)
+            }
+        case .statisticsGathered(let stats, let recipient):
+            deliver(stats, to: recipient)
+        case .deliver(let bytes, let messages, let id):
+            guard let connection = sockets.open[id] else { return group.forward(input, to: id, from: index) }
+            if connection.isOpen { sockets.deliver(bytes, messages: messages, to: connection) }
         }
         settle()
     }
 
     private func settle() {
         sockets.performLobbyActions()
+        sockets.takeHandOffs()
+        sockets.moveOut()
         sockets.finishFailures()
+        // A failed connection's last words may have asked for a room elsewhere: its hand-off goes now too.
+        sockets.takeHandOffs()
+        sockets.moveOut()
         if case .draining = state { continueDrain() }
         armTimer()
     }
@@ -162,8 +219,12 @@ final class ConnectionLoop: @unchecked Sendable {
 
     private func carryOut(_ due: LoopDeadline, at now: Moment) {
         switch due {
-        case .goodbye(let connection): sockets.goodbyes.closeIfOverdue(connection, at: now)
-        case .requestHead(let connection): web.requestHeadOverdue(connection, at: now)
+        // A connection that moved to another loop since is that loop's to touch (its id never changes).
+        case .goodbye(let connection) where sockets.open[connection.id] === connection:
+            sockets.goodbyes.closeIfOverdue(connection, at: now)
+        case .requestHead(let connection) where sockets.open[connection.id] === connection:
+            web.requestHeadOverdue(connection, at: now)
+        case .goodbye, .requestHead: break
         case .store(let due): gateway?.due(due, at: now)
         case .drain: for connection in sockets.open.all { sockets.goodbyes.closeIfOverdue(connection, at: now) }
         }
@@ -173,24 +234,55 @@ final class ConnectionLoop: @unchecked Sendable {
 
     /// The listening socket is ready: its newcomers are taken in, their welcome waiting for their first bytes.
     func acceptConnections() {
-        guard case .running(let listener) = state else { return }
-        listener.acceptConnections(open: { sockets.open.count }, connectionsKnown: lobby.connectionCount) { fd, address in
-            guard let connection = sockets.admit(fd, address: address) else { return }
-            web.admitted(connection, host: address.host, at: clock.now())
+        guard case .running(let listener?) = state else { return }
+        let connections = group.connections
+        let known = { [self] in group.count == 1 ? lobby.connectionCount : connections.count }
+        listener.acceptConnections(open: { connections.count }, connectionsKnown: known()) { fd, address in
+            let loop = group.dealNext()
+            guard loop != index else { return admit(fd, address: address, id: nil) }
+            // The socket is in no epoll set until its loop takes it in: nothing reads it before.
+            group.dealtUnread.withLock { $0[address.host, default: 0] += 1 }
+            group.loops[loop].enqueue(.connectionArriving(fd: fd, address: address, id: connections.issue(on: loop)))
         }
+    }
+
+    /// Takes a newcomer in, its welcome waiting for its first bytes.
+    private func admit(_ fd: Int32, address: SocketAddress, id: ConnectionID?) {
+        // Dealt from loop 0: once read (below), it no longer counts as unread.
+        defer {
+            if id != nil {
+                group.dealtUnread.withLock { unread in
+                    if let count = unread[address.host], count > 1 { unread[address.host] = count - 1 } else { unread[address.host] = nil }
+                }
+            }
+        }
+        if case .running = state {} else {
+            // Dealt as the server began to stop: it gets the goodbye every connection gets.
+            sockets.refuseLate(fd, id: id)
+            return
+        }
+        guard let connection = sockets.admit(fd, address: address, id: id) else { return }
+        web.admitted(connection, host: address.host, at: clock.now())
+        // With several loops, what a newcomer sent is read at once, before another loop's welcome wait for a
+        // socket of the same address can end (a browser's request and its spare socket may be dealt apart).
+        if group.count > 1 { sockets.readRequests(from: connection) }
     }
 
     /// Stops accepting, says `bye {reason: "shutdown"}` to everyone, and lets the goodbyes drain for at most
     /// `shutdownDrainMilliseconds`.
-    private func shutdown(then completion: @escaping @Sendable () -> Void) {
+    private func shutdown(tally: ShutdownTally?, then completion: @escaping @Sendable () -> Void) {
         guard case .running(let listener) = state else { return completion() }
-        listener.close(removingFrom: sockets.events.poller)
+        listener?.close(removingFrom: sockets.events.poller)
         let now = clock.now()
         let deadline = now.adding(milliseconds: Self.shutdownDrainMilliseconds)
         // Every goodbye starts before the lobby hears of any: the states its departures cause would
         // otherwise reach connections that are about to get `bye` anyway.
         let open = sockets.open.all.filter(\.isOpen)
-        log.write(.info, .shuttingDown(connections: open.count, gamesInProgress: lobby.gamesInProgress))
+        if let tally {
+            tally.count(connections: open.count, games: lobby.gamesInProgress, log: log)
+        } else {
+            log.write(.info, .shuttingDown(connections: open.count, gamesInProgress: lobby.gamesInProgress))
+        }
         for connection in open { sockets.goodbyes.sayGoodbye(to: connection, .shutdown, at: now) }
         for connection in open { lobby.disconnect(connection.id, because: .shutdown, at: now) }
         sockets.performLobbyActions()
@@ -206,10 +298,6 @@ final class ConnectionLoop: @unchecked Sendable {
         state = .stopped
         timer.cancel()
         sockets.events.cancel()
-        // The games that ended last are committed before the process may exit.
-        gateway?.flushStore()
-        log.stopSummaries()
-        log.write(.info, .stopped)
         completion()
     }
 
@@ -220,10 +308,31 @@ final class ConnectionLoop: @unchecked Sendable {
         return completed(lobby.statistics(at: now))
     }
 
+    /// This loop's counters, for the sum over every loop.
+    func snapshot(at now: Moment) -> Snapshot {
+        assertOnQueue()
+        return Snapshot(lobby: lobby.statistics(at: now), loop: lobby.loopStatistics, traffic: sockets?.traffic ?? Traffic(),
+                        commits: gateway?.commits.histogram ?? AnswerLatency())
+    }
+
+    /// Counters gathered from every loop reach the connection that asked, wherever it is now.
+    private func deliver(_ stats: ServerStatistics, to recipient: StatisticsRecipient) {
+        switch recipient {
+        case .message(let id):
+            guard let connection = sockets.open[id] else {
+                return group.forward(.statisticsGathered(stats, for: recipient), to: id, from: index)
+            }
+            sockets.fillStatistics(ServerMessageEncoder.encode(.stats(stats)), for: connection)
+        case .http(let id, let route, let includingBody):
+            guard let connection = sockets.open[id], connection.isOpen else { return }
+            web.respond(with: stats, route: route, to: connection, includingBody: includingBody, at: clock.now())
+        }
+    }
+
     /// The lobby's counters with the transport's and the store's added.
-    func completed(_ lobbyStatistics: ServerStatistics) -> ServerStatistics {
+    func completed(_ lobbyStatistics: ServerStatistics, traffic: Traffic? = nil, commits: AnswerLatency? = nil) -> ServerStatistics {
         var stats = lobbyStatistics
-        let traffic = sockets?.traffic ?? Traffic()
+        let traffic = traffic ?? sockets?.traffic ?? Traffic()
         let store = gateway?.store
         stats.messagesOut = traffic.messagesOut
         stats.bytesIn = traffic.bytesIn
@@ -234,7 +343,7 @@ final class ConnectionLoop: @unchecked Sendable {
         stats.errors.merge(traffic.errors, uniquingKeysWith: +)
         stats.gamesPruned = store?.gamesPruned ?? 0
         stats.storage = store.map { $0.isHealthy ? .ok : .failing } ?? StorageHealth.none
-        stats.storeLatency = gateway?.commits.histogram ?? AnswerLatency()
+        stats.storeLatency = commits ?? gateway?.commits.histogram ?? AnswerLatency()
         stats.storeQueue = store?.gamesWaiting ?? 0
         return stats
     }
@@ -245,6 +354,23 @@ final class ConnectionLoop: @unchecked Sendable {
         #if DEBUG
         dispatchPrecondition(condition: .onQueue(queue))
         #endif
+    }
+}
+
+/// What a shutdown counts on every loop, for its one log line: the last loop to count writes it.
+final class ShutdownTally: Sendable {
+    private let state: PthreadLocked<(loops: Int, connections: Int, games: Int)>
+
+    init(loops: Int) { state = PthreadLocked((loops, 0, 0)) }
+
+    func count(connections: Int, games: Int, log: ServerLog) {
+        let total = state.withLock { state -> (connections: Int, games: Int)? in
+            state.loops -= 1
+            state.connections += connections
+            state.games += games
+            return state.loops == 0 ? (state.connections, state.games) : nil
+        }
+        if let total { log.write(.info, .shuttingDown(connections: total.connections, gamesInProgress: total.games)) }
     }
 }
 

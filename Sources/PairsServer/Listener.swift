@@ -8,8 +8,8 @@ import PairsWire
 /// The listening socket: accepts connections and deals them to a loop, or turns them away with
 /// `bye {reason: "server_full"}` when the server holds all it may (or the process is out of descriptors).
 ///
-/// Confined to the queue of the loop whose epoll set reports it; a later server with several loops gives
-/// each its own (`SO_REUSEPORT`) or lets one deal to the others through `admit`.
+/// Confined to the queue of loop 0, whose epoll set reports it; with several loops, `admit` deals each
+/// newcomer to a loop (`LoopGroup`).
 final class Listener {
     /// Connections accepted each time a harvest reports the listening socket. It is harvested with the
     /// clients' sockets, so under load it gets its turn in every batch, whatever Dispatch's scheduling (a

@@ -21,7 +21,7 @@ final class LoopSockets {
     unowned(unsafe) let loop: ConnectionLoop
     /// Every client socket and the listening one, in one epoll set served on the loop's queue.
     let events: EventLoop
-    var open = OpenConnections()
+    var open: OpenConnections
     let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: ConnectionLoop.readBufferBytes, alignment: 1)
     var traffic = Traffic()
     /// How connections end: goodbyes, lingering, the drain.
@@ -31,12 +31,15 @@ final class LoopSockets {
     private var broadcastFrames: [UInt8]?
     /// Bytes queued for a connection at most: a connection that does not read is said goodbye to as too slow.
     let outputLimit: Int
+    /// Connections the lobby handed to other loops' lobbies, to be moved once the input is settled.
+    var moving: [HandOff] = []
 
     init(loop: ConnectionLoop, lobby: Lobby, events: EventLoop, outputLimit: Int) {
         self.loop = loop
         self.lobby = lobby
         self.events = events
         self.outputLimit = outputLimit
+        open = OpenConnections(shared: loop.group.connections, loop: loop.index)
     }
 
     deinit {
@@ -47,8 +50,8 @@ final class LoopSockets {
 
     /// Takes a connection in, in its first state: its first bytes awaited. Nil if the epoll set would not
     /// take the socket, which is then closed.
-    func admit(_ fd: Int32, address: SocketAddress) -> Connection? {
-        let id = open.issue()
+    func admit(_ fd: Int32, address: SocketAddress, id: ConnectionID? = nil) -> Connection? {
+        let id = id ?? open.issue()
         let peer = SocketAddress.describe(host: address.host, port: address.port)
         let connection = Connection(id: id, fd: fd, framing: .sniffing(Framing.FirstBytes(peer: peer)))
         guard connection.watch(with: events.poller) else {
@@ -59,6 +62,14 @@ final class LoopSockets {
         }
         open.add(connection)
         return connection
+    }
+
+    /// A connection dealt to this loop after it stopped serving: told `bye {reason: "shutdown"}`, closed.
+    func refuseLate(_ fd: Int32, id: ConnectionID?) {
+        let bye = ServerMessageEncoder.encode(.bye(.shutdown))
+        _ = bye.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        Glibc.close(fd)
+        if let id { open.shared.retire(id) }
     }
 
     /// Closes the socket for good and forgets it; its id's slot may go to the next newcomer. The lobby has
@@ -122,6 +133,7 @@ final class LoopSockets {
         // The dialect says which, without copying the framing (and retaining what it holds) to look.
         guard connection.dialect.carriesMessages else { return loop.web.receive(bytes, from: connection, at: now) }
         connection.framing.append(bytes) { input in
+            if connection.isMoving { return connection.unread.append(Connection.UnreadInput(input)) }
             switch connection.lifecycle {
             case .open:
                 handle(input, from: connection, at: now)
@@ -132,6 +144,7 @@ final class LoopSockets {
                 guard case .message(let message) = input else { return }
                 lobby.receive(message, from: connection.id, at: now)
                 performLobbyActions()
+                takeHandOffs()
             case .flushing, .lingering, .closed:
                 // Once the connection is closing (quit, flooding, a close frame), the rest of its input is moot.
                 return
@@ -140,7 +153,7 @@ final class LoopSockets {
     }
 
     /// One input of a line connection or a WebSocket, carried out with everything the lobby says to it.
-    private func handle(_ input: Framing.Input, from connection: Connection, at now: Moment) {
+    func handle(_ input: Framing.Input, from connection: Connection, at now: Moment) {
         switch input {
         case .message(let message):
             // Text commands are lower case: a line starting with a capital is looked at more closely.
@@ -170,6 +183,7 @@ final class LoopSockets {
             lobby.disconnect(connection.id, because: .brokeFraming(error.description), at: now)
         }
         performLobbyActions()
+        takeHandOffs()
     }
 
     // MARK: Answer timing
@@ -205,7 +219,18 @@ final class LoopSockets {
                 goodbyes.sayGoodbye(to: connection, reason, at: loop.clock.now())
             case .sendStatistics(let stats, let id):
                 guard let connection = open[id], connection.isOpen else { return }
-                deliver(ServerMessageEncoder.encode(.stats(loop.completed(stats))), messages: 1, to: connection)
+                guard loop.group.count > 1 else {
+                    return deliver(ServerMessageEncoder.encode(.stats(loop.completed(stats))), messages: 1, to: connection)
+                }
+                // Every loop's counters are gathered off the loops; the answer keeps its place meanwhile.
+                connection.statisticsAwaited += 1
+                connection.held.append((bytes: [], messages: -1))
+                let group = loop.group
+                group.gatherStatistics { total in
+                    var total = total
+                    total.id = stats.id
+                    group.forward(.statisticsGathered(total, for: .message(id)), to: id, from: -1)
+                }
             case .log(let entry):
                 loop.log.write(entry)
             case .record(let game, let recipients):
@@ -226,7 +251,7 @@ final class LoopSockets {
     /// Queues bytes ready for the socket (lines, frames), within the output buffer's limit: a connection
     /// that does not read what it is sent is said goodbye to as too slow.
     func send(_ bytes: [UInt8], messages: Int, to connection: Connection) {
-        if connection.heldUntil != nil { return connection.held.append((bytes, messages)) }
+        if connection.heldUntil != nil || connection.statisticsAwaited > 0 { return connection.held.append((bytes, messages)) }
         switch connection.write(bytes, limit: outputLimit) {
         case .accepted:
             traffic.messagesOut += messages
@@ -244,10 +269,19 @@ final class LoopSockets {
     /// Sends what a connection has held, in order, and holds no more.
     func releaseHeld(_ connection: Connection) {
         connection.heldUntil = nil
+        guard connection.statisticsAwaited == 0 else { return }
         let held = connection.held
         connection.held = []
         guard connection.isOpen else { return }
         for chunk in held { send(chunk.bytes, messages: chunk.messages, to: connection) }
+    }
+
+    /// Gathered counters answer the oldest `stats` a connection awaits, in the place its answer was held.
+    func fillStatistics(_ lines: [UInt8], for connection: Connection) {
+        guard connection.statisticsAwaited > 0, let place = connection.held.firstIndex(where: { $0.messages < 0 }) else { return }
+        connection.held[place] = (connection.dialect == .webSocket ? connection.dialect.outgoing(lines) : lines, 1)
+        connection.statisticsAwaited -= 1
+        if connection.statisticsAwaited == 0, connection.heldUntil == nil { releaseHeld(connection) }
     }
 
     private func writable(_ connection: Connection) {

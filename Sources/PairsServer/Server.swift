@@ -8,8 +8,8 @@ import PairsRules
 import PairsStorage
 import PairsWire
 
-/// The Pairs match server: it listens, and runs a `ConnectionLoop` that accepts TCP connections, reads their
-/// bytes, hands whole messages to the `Lobby`, and carries out what the lobby decides (send these bytes,
+/// The Pairs match server: it listens, and runs `configuration.loops` `ConnectionLoop`s (`LoopGroup`), each
+/// of which takes TCP connections, reads their bytes, hands whole messages to the `Lobby`, and carries out what the lobby decides (send these bytes,
 /// close that connection), with every timer and every goodbye.
 ///
 /// One port speaks the line protocol and HTTP: a connection's first bytes decide (`Framing`,
@@ -28,7 +28,10 @@ public final class Server: @unchecked Sendable {
     public static let welcomeWaitMilliseconds: Int64 = 100
 
     public let configuration: ServerConfiguration
-    let loop: ConnectionLoop
+    let group: LoopGroup
+    let log: ServerLog
+    /// Where the log's summaries run with several loops, and a shutdown's last steps: off every loop.
+    private let logQueue = DispatchQueue(label: "pairs.log")
     /// Where the server listens, once it does; set once by `start`, before anything reads it.
     private var boundAddress: SocketAddress?
 
@@ -46,14 +49,39 @@ public final class Server: @unchecked Sendable {
         self.configuration = configuration
         var lobbyConfiguration = configuration.lobby
         lobbyConfiguration.keepsGames = store != nil
-        let lobby = Lobby(configuration: lobbyConfiguration, serverName: "pairs \(version)", startedAt: clock.now())
-        let queue = DispatchQueue(label: "pairs.server")
-        loop = ConnectionLoop(queue: queue, clock: clock, lobby: lobby, log: ServerLog(configuration))
-        loop.configure(configuration, store: store, storageStep: storageStep)
-        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
+        let log = ServerLog(configuration)
+        self.log = log
+        let count = max(1, configuration.loops)
+        let startedAt = clock.now()
+        let directory = LobbyDirectory(shards: count, configuration: lobbyConfiguration)
+        let storage = store.map { StoreGateway.Shared(store: $0, configuration: configuration, storageStep: storageStep) }
+        group = LoopGroup(count: count, dealing: configuration.dealing) { index, group in
+            let lobby = Lobby(configuration: lobbyConfiguration, serverName: "pairs \(version)", startedAt: startedAt,
+                              directory: directory, shard: index)
+            let queue = DispatchQueue(label: count == 1 ? "pairs.server" : "pairs.loop.\(index)")
+            let loop = ConnectionLoop(index: index, group: group, queue: queue, clock: clock, lobby: lobby, log: log)
+            loop.configure(configuration, storage: storage)
+            return loop
+        }
+        for loop in group.loops {
+            loop.queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(group))
+            loop.queue.setSpecific(key: Self.loopKey, value: loop.index)
+        }
+        // Every loop releases the output it holds for committed games; one writes the store's failures.
+        store?.watch { [weak group] event in
+            guard let group else { return }
+            if case .settled = event {
+                for loop in group.loops { loop.enqueue(.stored(.report(event))) }
+            } else {
+                group.loops[0].enqueue(.stored(.report(event)))
+            }
+        }
     }
 
-    /// The queue that owns the loop (tests hold it to play a busy server).
+    /// The first loop, which holds the listening socket.
+    var loop: ConnectionLoop { group.loops[0] }
+
+    /// The first loop's queue (tests hold it to play a busy server).
     var queue: DispatchQueue { loop.queue }
 
     /// The port the server listens on (the real one when configured with port 0).
@@ -72,29 +100,37 @@ public final class Server: @unchecked Sendable {
     /// Binds and starts serving. Throws before anything listens if the address cannot be used.
     public func start() throws(SocketError) {
         let listener = try Listener(host: configuration.host, port: configuration.port,
-                                    maxConnections: configuration.maxConnections, log: loop.log, clock: loop.clock)
-        let events: EventLoop
-        do throws(SystemCallError) {
-            events = try EventLoop(queue: queue)
-        } catch {
-            throw .system(call: error.call, errno: error.errno)
-        }
-        let started: Result<Void, SocketError> = queue.sync {
-            do throws(SocketError) {
-                try loop.start(listener: listener, events: events, outputLimit: configuration.outputBufferLimitBytes)
+                                    maxConnections: configuration.maxConnections, log: log, clock: loop.clock)
+        for loop in group.loops {
+            let events: EventLoop
+            do throws(SystemCallError) {
+                events = try EventLoop(queue: loop.queue)
             } catch {
-                return .failure(error)
+                listener.close()
+                throw .system(call: error.call, errno: error.errno)
             }
-            loop.log.startSummaries(on: queue) { [weak self] in
-                guard let self else { return ServerStatistics() }
-                return loop.lobby.statistics(at: loop.clock.now())
+            let started: Result<Void, SocketError> = loop.queue.sync {
+                do throws(SocketError) {
+                    try loop.start(listener: loop.index == 0 ? listener : nil, events: events, outputLimit: configuration.outputBufferLimitBytes)
+                } catch {
+                    return .failure(error)
+                }
+                if group.count == 1 {
+                    loop.log.startSummaries(on: loop.queue) { [weak self] in
+                        guard let self else { return ServerStatistics() }
+                        return loop.lobby.statistics(at: loop.clock.now())
+                    }
+                }
+                return .success(())
             }
-            return .success(())
+            try started.get()
         }
-        try started.get()
+        if group.count > 1 {
+            logQueue.sync { log.startSummaries(on: logQueue) { [weak self] in self?.group.statistics() ?? ServerStatistics() } }
+        }
         boundAddress = listener.address
-        loop.log.write(.info, .listening(address: listener.address.description, pid: getpid(), maxConnections: listener.maxConnections,
-                                         data: loop.gateway?.store.path))
+        log.write(.info, .listening(address: listener.address.description, pid: getpid(), maxConnections: listener.maxConnections,
+                                    data: loop.gateway?.store.path, loops: group.count))
     }
 
     /// Opens the log file again, for log rotation (`pairs serve` does this on SIGUSR1). Safe to call from
@@ -103,37 +139,60 @@ public final class Server: @unchecked Sendable {
         queue.async { [self] in loop.log.reopen() }
     }
 
-    /// Stops accepting, says `bye {reason: "shutdown"}` to everyone, lets it drain briefly, closes every
-    /// connection, and then calls `completion` (on the server's queue). Safe to call from any thread.
+    /// Stops accepting, says `bye {reason: "shutdown"}` to everyone on every loop, lets it drain briefly,
+    /// closes every connection, and then calls `completion` (on the server's queue with one loop, off the
+    /// loops with several). Safe to call from any thread.
     public func shutdown(completion: @escaping @Sendable () -> Void) {
-        loop.enqueue(.shutdown(completion: completion))
+        let (group, log, logQueue) = (group, log, logQueue)
+        let finish: @Sendable () -> Void = {
+            // The games that ended last are committed before the process may exit.
+            group.loops[0].gateway?.flushStore()
+            log.stopSummaries()
+            log.write(.info, .stopped)
+            completion()
+        }
+        guard group.count > 1 else { return loop.enqueue(.shutdown(nil, completion: finish)) }
+        // One line for the whole server, written by the last loop to count; the last loop to stop finishes.
+        let tally = ShutdownTally(loops: group.count)
+        let running = PthreadLocked(group.count)
+        for loop in group.loops {
+            loop.enqueue(.shutdown(tally, completion: {
+                guard running.withLock({ $0 -= 1; return $0 }) == 0 else { return }
+                logQueue.async(execute: finish)
+            }))
+        }
     }
 
     /// `shutdown`, waiting for it to finish. For tests and the command line; it blocks, so it must not be
-    /// called on the server's own queue.
+    /// called on one of the server's queues.
     public func stop() {
-        dispatchPrecondition(condition: .notOnQueue(queue))
+        for loop in group.loops { dispatchPrecondition(condition: .notOnQueue(loop.queue)) }
         let done = DispatchSemaphore(value: 0)
         shutdown { done.signal() }
         done.wait()
     }
 
-    /// The server's counters. Safe to call from any thread, the server's queue included.
+    /// The server's counters, every loop's summed. Safe to call from any thread; on one of the server's
+    /// queues with several loops, only that loop's counters are read (a loop never waits for another).
     public func statistics() -> ServerStatistics {
-        if DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) {
-            return loop.statistics(at: loop.clock.now())
+        if DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(group) {
+            let current = group.loops[DispatchQueue.getSpecific(key: Self.loopKey) ?? 0]
+            return current.statistics(at: current.clock.now())
         }
-        return queue.sync { loop.statistics(at: loop.clock.now()) }
+        guard group.count > 1 else { return queue.sync { loop.statistics(at: loop.clock.now()) } }
+        return group.statistics()
     }
 
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
+    private static let loopKey = DispatchSpecificKey<Int>()
+
     /// Password checks waiting for a hashing worker (for tests).
     var nameCheckPoolWaiting: Int { loop.gateway?.nameChecks.waiting ?? 0 }
 
-    /// Storage work not yet answered (for tests).
-    var storageWorkInFlight: Int { queue.sync { loop.gateway?.tickets.count ?? 0 } }
+    /// Storage work not yet answered, on every loop (for tests).
+    var storageWorkInFlight: Int { group.loops.map { loop in loop.queue.sync { loop.gateway?.tickets.count ?? 0 } }.reduce(0, +) }
 
-    /// Sockets the server holds open, the ones saying goodbye included (for tests).
-    var openSockets: Int { queue.sync { loop.sockets?.open.count ?? 0 } }
+    /// Sockets the server holds open on every loop, the ones saying goodbye included (for tests).
+    var openSockets: Int { group.loops.map { loop in loop.queue.sync { loop.sockets?.open.count ?? 0 } }.reduce(0, +) }
 }

@@ -45,6 +45,12 @@ public struct ServerConfiguration: Sendable {
     public var dashboard = true
     /// What the lobby's decisions depend on: room defaults, grace, idle and rate limits.
     public var lobby = LobbyConfiguration()
+    /// Event loops, each on its own queue with its own connections and rooms (`LoopGroup`); `pairs serve`
+    /// runs one per core it may use. One is the server as it was before there were several.
+    public var loops = 1
+    /// Which loop takes the `n`th connection accepted (from 0) of `loops`: round robin when nil. Tests pin
+    /// connections to loops with it, to force the cross-loop cases.
+    var dealing: (@Sendable (_ n: Int, _ loops: Int) -> Int)?
 
     public init() {}
 

@@ -6,7 +6,7 @@ import PairsLobby
 enum ServerEvent: Hashable {
     /// Listening: where, the process id (for `kill` and `pairs load --server-pid`), the connection limit,
     /// and the file games are kept in (nil when it keeps none).
-    case listening(address: String, pid: Int32, maxConnections: Int, data: String?)
+    case listening(address: String, pid: Int32, maxConnections: Int, data: String?, loops: Int)
     /// A connection was turned away at the connection limit (at most one line a second says so).
     case serverFull(connections: Int)
     /// An accepted connection was closed at once: its socket could not join the epoll set.
@@ -64,9 +64,10 @@ enum ServerEvent: Hashable {
 
     var fields: [LogField] {
         switch self {
-        case .listening(let address, let pid, let maxConnections, let data):
+        case .listening(let address, let pid, let maxConnections, let data, let loops):
             [LogField("address", .text(address)), LogField("pid", .integer(Int(pid))),
-             LogField("max_connections", .integer(maxConnections)), LogField("data", .text(data ?? "none"))]
+             LogField("max_connections", .integer(maxConnections)), LogField("data", .text(data ?? "none")),
+             LogField("loops", .integer(loops))]
         case .serverFull(let connections):
             [LogField("connections", .integer(connections))]
         case .unwatchable(let id, let peer, let error):

@@ -12,14 +12,15 @@ import PairsWire
 /// summary's budgets for per-game and per-connection lines) comes before any string is built, and the lobby's events are typed values
 /// until then. Nothing is logged per message or per flip at any level.
 ///
-/// Used on the server's queue, which owns it like the rest of the server's state: writes, the summary's
-/// timer and the log file's reopening all run there. (The listening line is written before the queue
+/// Every loop writes to it (the summary's budgets are behind a lock); the summary's timer and the log file's
+/// reopening run on one queue: the loop's with one loop, the log's own with several. (The listening line is written before the queue
 /// serves anything, by the thread that starts the server.)
-final class ServerLog {
+final class ServerLog: @unchecked Sendable {
     let level: LogLevel
     let format: LogFormat
     let destination: LogDestination
-    private var summary: LogSummary
+    /// Behind a lock: every loop writes lines, and counts them against the summary's budgets.
+    private let summary: PthreadLocked<LogSummary>
     private var summaryTimer: DispatchSourceTimer?
     /// The lobby's counters, for the summary; set while summaries run.
     private var statistics: (() -> ServerStatistics)?
@@ -28,7 +29,7 @@ final class ServerLog {
         self.level = level
         self.format = format
         self.destination = destination
-        summary = LogSummary(policy: policy, at: MonotonicClock.now(), statistics: ServerStatistics())
+        summary = PthreadLocked(LogSummary(policy: policy, at: MonotonicClock.now(), statistics: ServerStatistics()))
     }
 
     deinit {
@@ -48,7 +49,7 @@ final class ServerLog {
     /// debug level. Other info lines are per connection, and beyond their kind's rate likewise.
     func write(_ entry: LogEntry) {
         if entry.event.isPerGame {
-            if !summary.admitGameLine(), level > .debug { return }
+            if !summary.withLock({ $0.admitGameLine() }), level > .debug { return }
         } else if entry.level == .info, writes(.info), !admitConnectionLine(entry.event.name) {
             return
         }
@@ -67,7 +68,7 @@ final class ServerLog {
     /// Whether a per-connection info line is written: within its kind's rate, or at debug level, where
     /// every line is (and is still counted, so the summary says the server is under churn).
     private func admitConnectionLine(_ name: String) -> Bool {
-        summary.admitConnectionLine(name, at: MonotonicClock.now()) || level == .debug
+        summary.withLock { $0.admitConnectionLine(name, at: MonotonicClock.now()) } || level == .debug
     }
 
     /// Starts ending a summary interval every `intervalMilliseconds` on `queue`, with the lobby's counters
@@ -75,8 +76,12 @@ final class ServerLog {
     func startSummaries(on queue: DispatchQueue, statistics: @escaping () -> ServerStatistics) {
         guard writes(.info), summaryTimer == nil else { return }
         self.statistics = statistics
-        summary = LogSummary(policy: summary.policy, at: MonotonicClock.now(), statistics: statistics())
-        let interval = DispatchTimeInterval.milliseconds(Int(summary.policy.intervalMilliseconds))
+        let start = statistics()
+        let policy = summary.withLock { summary in
+            summary = LogSummary(policy: summary.policy, at: MonotonicClock.now(), statistics: start)
+            return summary.policy
+        }
+        let interval = DispatchTimeInterval.milliseconds(Int(policy.intervalMilliseconds))
         let timer = DispatchSource.makeTimerSource(queue: queue)
         // A summary a few milliseconds late says the same; the slack lets the kernel batch the wakeup.
         timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(100))
@@ -97,7 +102,8 @@ final class ServerLog {
 
     private func endSummaryInterval() {
         guard let statistics else { return }
-        if let report = summary.endInterval(at: MonotonicClock.now(), statistics: statistics()) { write(.info, .summary(report)) }
+        let now = statistics()
+        if let report = summary.withLock({ $0.endInterval(at: MonotonicClock.now(), statistics: now) }) { write(.info, .summary(report)) }
     }
 
     /// Opens the log file again (after rotation), and says so in the new file; standard error needs nothing.

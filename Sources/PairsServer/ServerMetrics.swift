@@ -50,6 +50,15 @@ enum ServerMetrics {
                       bounds: AnswerLatency.boundsMicroseconds.map { Double($0) / 1_000_000 },
                       cumulativeCounts: stats.storeLatency.cumulativeCounts,
                       sum: Double(stats.storeLatency.sumMicroseconds) / 1_000_000)
+        if let loops = stats.loops {
+            // One series per event loop: the loop's number, a label from a fixed set (0 to `--loops` - 1).
+            out.family("pairs_loop_connections", .gauge, help: "Connections on each event loop.")
+            for (index, loop) in loops.enumerated() { out.sample("pairs_loop_connections", ["loop": String(index)], loop.connections) }
+            out.family("pairs_loop_rooms", .gauge, help: "Rooms on each event loop.")
+            for (index, loop) in loops.enumerated() { out.sample("pairs_loop_rooms", ["loop": String(index)], loop.rooms) }
+            out.family("pairs_loop_flips_total", .counter, help: "Flips accepted on each event loop since the server started.")
+            for (index, loop) in loops.enumerated() { out.sample("pairs_loop_flips_total", ["loop": String(index)], loop.flips) }
+        }
         out.histogram("pairs_answer_duration_seconds",
                       help: "Time from the arrival of a request's batch of sockets to its answer's write, per request.",
                       bounds: AnswerLatency.boundsMicroseconds.map { Double($0) / 1_000_000 },

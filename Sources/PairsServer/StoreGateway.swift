@@ -25,6 +25,8 @@ final class StoreGateway: @unchecked Sendable {
         case name(ticket: Int, NameCheckResult)
         /// The store failed, recovered, or committed games.
         case report(StorageEvent)
+        /// A lookup that waited for a claim of a look-alike name (on any loop) is checked now.
+        case recheck(NameLookup)
     }
 
     /// What the gateway has to do at a deadline (`LoopDeadline.store`).
@@ -54,6 +56,25 @@ final class StoreGateway: @unchecked Sendable {
         case name(NameLookup, claiming: String?)
     }
 
+    /// What every loop's gateway shares: the store, its one queue for questions, the hashing pool.
+    final class Shared: Sendable {
+        let store: any PairsStore
+        let worker: (queue: DispatchQueue, step: @Sendable (StorageWork) -> Void)
+        let nameChecks: NameCheckPool
+        let deadlineMilliseconds: Int64
+        /// Name checks waiting, in the order they came, for a claim of a look-alike name to be decided (by
+        /// the claimed name's skeleton), with the loop each came from: so a claim and a `hello` for the same
+        /// name are answered in the order they came, on whichever loops, and only those wait.
+        let claimsInFlight = PthreadLocked<[String: [(lookup: NameLookup, loop: Int)]]>([:])
+
+        init(store: any PairsStore, configuration: ServerConfiguration, storageStep: @escaping @Sendable (StorageWork) -> Void) {
+            self.store = store
+            worker = (DispatchQueue(label: "pairs.storage"), storageStep)
+            nameChecks = NameCheckPool(workers: configuration.nameCheckWorkers, queueLimit: configuration.nameCheckQueueLimit)
+            deadlineMilliseconds = configuration.storageDeadlineMilliseconds
+        }
+    }
+
     unowned(unsafe) let loop: ConnectionLoop
     let store: any PairsStore
     /// Runs the store's queries, one at a time, in order; with the step each runs first (nothing in a real
@@ -64,10 +85,8 @@ final class StoreGateway: @unchecked Sendable {
     /// Storage work not yet answered, by ticket: the client gets whichever comes first, the store's answer
     /// or `storage_timeout` at the deadline.
     private(set) var tickets: StorageTickets
-    /// Name checks waiting, in the order they came, for a claim of a look-alike name to be decided (by
-    /// the claimed name's skeleton): so a claim and a `hello` for the same name are answered in the order
-    /// they came, as when one queue did both, and only those wait.
-    private var claimsInFlight: [String: [NameLookup]] = [:]
+    /// Name checks waiting for a claim, shared by every loop's gateway (`Shared.claimsInFlight`).
+    private let claimsInFlight: PthreadLocked<[String: [(lookup: NameLookup, loop: Int)]]>
     /// Connections whose output is held until the store settles a game (`Connection.heldUntil`).
     private var held = HeldOutput()
     /// What the log says of the store's failures, rate-limited.
@@ -75,13 +94,18 @@ final class StoreGateway: @unchecked Sendable {
     /// How long games wait to be committed.
     private(set) var commits = CommitLatency()
 
-    init(loop: ConnectionLoop, store: any PairsStore, configuration: ServerConfiguration,
-         storageStep: @escaping @Sendable (StorageWork) -> Void) {
+    init(loop: ConnectionLoop, shared: Shared) {
         self.loop = loop
-        self.store = store
-        worker = (DispatchQueue(label: "pairs.storage"), storageStep)
-        nameChecks = NameCheckPool(workers: configuration.nameCheckWorkers, queueLimit: configuration.nameCheckQueueLimit)
-        tickets = StorageTickets(deadlineMilliseconds: configuration.storageDeadlineMilliseconds)
+        store = shared.store
+        worker = shared.worker
+        nameChecks = shared.nameChecks
+        tickets = StorageTickets(deadlineMilliseconds: shared.deadlineMilliseconds)
+        claimsInFlight = shared.claimsInFlight
+    }
+
+    /// Stops holding `connection`'s output, which is released by its mover (the connection leaves the loop).
+    func forget(_ connection: Connection) {
+        held.connections.removeAll { $0 === connection }
     }
 
     /// Commits what the writer holds, blocking: before a goodbye that must carry a held state, and at exit.
@@ -155,14 +179,20 @@ final class StoreGateway: @unchecked Sendable {
         loop.assertOnQueue()
         switch answer {
         case .query(let ticket, let answer, let bytes, let lines):
-            guard case .query(_, let id)? = tickets.settle(ticket),
-                  let connection = loop.sockets.open[id], connection.isOpen else { return }
+            guard case .query(_, let id)? = tickets.settle(ticket) else { return }
             if case .error(let error) = answer { loop.sockets.traffic.errors[error.code, default: 0] += 1 }
+            guard let connection = loop.sockets.open[id] else {
+                // It moved to another loop after asking: the answer follows it.
+                return loop.group.forward(.deliver(bytes: bytes, messages: lines, to: id), to: id, from: loop.index)
+            }
+            guard connection.isOpen else { return }
             loop.sockets.deliver(bytes, messages: lines, to: connection)
         case .name(let ticket, let result):
             answerName(ticket, result)
         case .report(let event):
             reported(event)
+        case .recheck(let lookup):
+            check(lookup)
         }
     }
 
@@ -176,10 +206,14 @@ final class StoreGateway: @unchecked Sendable {
                 return
             case .query(let request, let id)?:
                 _ = tickets.settle(ticket)
-                guard let connection = loop.sockets.open[id], connection.isOpen else { return }
                 let error = RequestError(.storageTimeout, "the store did not answer within \(tickets.deadlineMilliseconds) ms; try again later",
                                          id: request)
-                loop.sockets.deliver(ServerMessageEncoder.encode(.error(error)), messages: 1, to: connection)
+                let bytes = ServerMessageEncoder.encode(.error(error))
+                guard let connection = loop.sockets.open[id] else {
+                    return loop.group.forward(.deliver(bytes: bytes, messages: 1, to: id), to: id, from: loop.index)
+                }
+                guard connection.isOpen else { return }
+                loop.sockets.deliver(bytes, messages: 1, to: connection)
             case .name?:
                 answerName(ticket, .timedOut)
             }
@@ -250,10 +284,13 @@ final class StoreGateway: @unchecked Sendable {
     func check(_ lookup: NameLookup) {
         loop.assertOnQueue()
         let skeleton = NameSkeleton.of(lookup.name)
-        if claimsInFlight[skeleton] != nil {
-            claimsInFlight[skeleton]?.append(lookup)
-            return
+        let index = loop.index
+        let waits = claimsInFlight.withLock { claims in
+            guard claims[skeleton] != nil else { return false }
+            claims[skeleton]?.append((lookup, index))
+            return true
         }
+        if waits { return }
         guard let password = lookup.password else {
             let result: NameCheckResult = switch store.standing(of: lookup.name) {
             case .free: .free
@@ -267,7 +304,7 @@ final class StoreGateway: @unchecked Sendable {
         }
         // A name not claimed yet may be claimed by this: until it is known, its look-alikes wait in line.
         let claiming = store.isClaimed(lookup.name) ? nil : skeleton
-        if let claiming { claimsInFlight[claiming] = [] }
+        if let claiming { claimsInFlight.withLock { $0[claiming] = [] } }
         let ticket = awaitStorage(.name(lookup, claiming: claiming), afterMilliseconds: lookup.delayMilliseconds)
         guard lookup.delayMilliseconds > 0 else { return hash(lookup, password: password, ticket: ticket) }
         loop.add(.store(.nameDelayOver(ticket: ticket)), at: loop.clock.now().adding(milliseconds: lookup.delayMilliseconds))
@@ -291,7 +328,10 @@ final class StoreGateway: @unchecked Sendable {
         guard case .name(let lookup, let claiming)? = tickets.settle(ticket) else { return }
         loop.lobby.nameChecked(lookup, result, at: loop.clock.now())
         if let claiming {
-            for waiting in claimsInFlight.removeValue(forKey: claiming) ?? [] { check(waiting) }
+            let waiting = claimsInFlight.withLock { $0.removeValue(forKey: claiming) } ?? []
+            for (lookup, index) in waiting {
+                if index == loop.index { check(lookup) } else { loop.group.loops[index].enqueue(.stored(.recheck(lookup))) }
+            }
         }
     }
 }

@@ -18,7 +18,9 @@ final class WebFront {
     /// the page lately (`pageVisitors`).
     private var welcomeWaits: WelcomeWaits
     /// The addresses that loaded the client page lately.
-    private var pageVisitors = PageVisitors()
+    /// Shared by every loop's front (a browser's sockets may be dealt to different loops), behind a lock
+    /// touched only when a page or a WebSocket opens or closes and when a welcome wait begins or ends.
+    private var pageVisitors: PthreadLocked<PageVisitors> { loop.group.pageVisitors }
     private let configuration: ServerConfiguration
 
     init(loop: ConnectionLoop, configuration: ServerConfiguration) {
@@ -32,7 +34,7 @@ final class WebFront {
 
     /// A connection was accepted at `now`: its welcome waits for its first bytes.
     func admitted(_ connection: Connection, host: String, at now: Moment) {
-        welcomeWaits.append(connection, arrivedAt: now, waiting: pageVisitors.loadedThePageRecently(host, at: now) ? .pageVisitor : .usual)
+        welcomeWaits.append(connection, arrivedAt: now, waiting: pageVisitors.withLock { $0.loadedThePageRecently(host, at: now) } ? .pageVisitor : .usual)
     }
 
     /// Whether a welcome wait is listed, running or not.
@@ -41,9 +43,15 @@ final class WebFront {
     /// When the earliest welcome wait still running ends; nil when none is running.
     func nextWelcomeDeadline() -> Moment? { welcomeWaits.nextDeadline() }
 
+    /// A connection leaves for another loop: nothing here may touch it from now on.
+    func forget(_ connection: Connection) {
+        welcomeWaits.remove(connection)
+    }
+
     /// A WebSocket from `host` closed: its page may be gone.
     func webSocketClosed(_ host: String) {
-        pageVisitors.webSocketClosed(host, at: loop.clock.now())
+        let now = loop.clock.now()
+        pageVisitors.withLock { $0.webSocketClosed(host, at: now) }
     }
 
     /// Bytes of a connection that does not speak messages yet: its first bytes, or an HTTP request.
@@ -94,8 +102,15 @@ final class WebFront {
                 case .usual:
                     // A browser opens several sockets at once on a first visit: if one of them loaded the
                     // page meanwhile, this silent one is the browser's too, and waits as a page visitor's.
-                    if let address = try? SocketAddress(peerOf: connection.fd), pageVisitors.loadedThePageRecently(address.host, at: now) {
+                    if let address = try? SocketAddress(peerOf: connection.fd), pageVisitors.withLock({ $0.loadedThePageRecently(address.host, at: now) }) {
                         welcomeWaits.append(connection, arrivedAt: now, waiting: .pageVisitor)
+                        continue
+                    }
+                    // Another socket of the address is on its way to another loop, unread: it may be the
+                    // page's request, so the silence is the server's, not the client's; wait again.
+                    if loop.group.count > 1, let address = try? SocketAddress(peerOf: connection.fd),
+                       loop.group.dealtUnread.withLock({ $0[address.host] != nil }) {
+                        welcomeWaits.append(connection, arrivedAt: now, waiting: .usual)
                         continue
                     }
                 }
@@ -169,12 +184,16 @@ final class WebFront {
         case .page:
             response = ClientPage.response(to: request)
             recordPageVisitor(connection, at: now)
-        case .statistics:
-            // The `stats` message, without the newline that ends it as a line.
-            response = .json(ServerMessageEncoder.encode(.stats(loop.statistics(at: now))).dropLast())
-        case .metrics:
-            response = HTTPResponse(status: .ok, headers: ["Content-Type": PrometheusText.contentType, "Cache-Control": "no-store"],
-                                    body: Array(ServerMetrics.exposition(of: loop.statistics(at: now)).utf8))
+        case .statistics, .metrics:
+            guard loop.group.count == 1 else {
+                // Every loop's counters are gathered off the loops; the response follows.
+                loop.log.write(route == .statistics ? .debug : .info,
+                               .http(connection.id, peer: peer, request: .read(method: request.method.rawValue, path: String(request.path)), status: 200))
+                let (loop, id, includingBody) = (loop, connection.id, request.method != .head)
+                loop.group.gatherStatistics { stats in loop.enqueue(.statisticsGathered(stats, for: .http(id, route, includingBody: includingBody))) }
+                return
+            }
+            response = Self.response(to: route, with: loop.statistics(at: now))
         case .dashboard where configuration.dashboard:
             response = DashboardPage.response
             // The page polls `/stats` once a second, on sockets Chromium opens ahead of need, as the client page's.
@@ -186,7 +205,7 @@ final class WebFront {
                 let accepted = try WebSocketHandshake.response(to: request, allowedOrigins: configuration.allowedOrigins)
                 // A page with its WebSocket open may be reloaded at any time.
                 let host = (try? SocketAddress(peerOf: connection.fd))?.host ?? peer
-                pageVisitors.webSocketOpened(host, at: now)
+                pageVisitors.withLock { $0.webSocketOpened(host, at: now) }
                 sockets.send(accepted.encoded(), messages: 0, to: connection)
                 loop.log.write(.info, .http(connection.id, peer: peer, request: .read(method: request.method.rawValue, path: String(request.path)),
                                             status: accepted.status.rawValue))
@@ -205,10 +224,25 @@ final class WebFront {
         respond(response, to: connection, includingBody: request.method != .head, at: now)
     }
 
+    /// The counters as `route` serves them: `/stats` or `/metrics`.
+    private static func response(to route: WebRoute, with stats: ServerStatistics) -> HTTPResponse {
+        guard route == .metrics else {
+            // The `stats` message, without the newline that ends it as a line.
+            return .json(ServerMessageEncoder.encode(.stats(stats)).dropLast())
+        }
+        return HTTPResponse(status: .ok, headers: ["Content-Type": PrometheusText.contentType, "Cache-Control": "no-store"],
+                            body: Array(ServerMetrics.exposition(of: stats).utf8))
+    }
+
+    /// Answers `/stats` or `/metrics` with every loop's counters, gathered.
+    func respond(with stats: ServerStatistics, route: WebRoute, to connection: Connection, includingBody: Bool, at now: Moment) {
+        respond(Self.response(to: route, with: stats), to: connection, includingBody: includingBody, at: now)
+    }
+
     /// Remembers the address of a connection that loaded the page or opened its WebSocket, so that a silent
     /// connection from there is never greeted (`endWelcomeWaits`).
     private func recordPageVisitor(_ connection: Connection, at now: Moment) {
-        if let address = try? SocketAddress(peerOf: connection.fd) { pageVisitors.record(address.host, at: now) }
+        if let address = try? SocketAddress(peerOf: connection.fd) { pageVisitors.withLock { $0.record(address.host, at: now) } }
     }
 
     /// Sends an HTTP response and closes the connection cleanly: the response is the connection's last

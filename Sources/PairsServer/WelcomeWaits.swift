@@ -54,6 +54,13 @@ struct WelcomeWaits {
         if let connection = usual.popDue(at: now) { return (connection, .usual) }
         return pageVisitors.popDue(at: now).map { ($0, .pageVisitor) }
     }
+
+    /// Takes `connection` off the list: it moves to another loop, whose queue then owns it (it was greeted
+    /// long ago; only its stale entry is left here).
+    mutating func remove(_ connection: Connection) {
+        usual.remove(connection)
+        pageVisitors.remove(connection)
+    }
 }
 
 /// One wait length's connections, in the order they arrived: arrival order is deadline order.
@@ -90,6 +97,12 @@ private struct Lane {
         let connection = waits[start].connection
         pop()
         return connection
+    }
+
+    mutating func remove(_ connection: Connection) {
+        guard let index = waits[start...].firstIndex(where: { $0.connection === connection }) else { return }
+        waits.remove(at: index)
+        if start == waits.count { (waits, start) = ([], 0) }
     }
 
     private mutating func dropDecided() {

@@ -52,3 +52,11 @@ public struct AnswerLatency: Sendable, Hashable {
         return counts.map { total += $0; return total }
     }
 }
+
+extension AnswerLatency {
+    /// Adds `other`'s answers: the histogram of a server with several event loops is their sum.
+    public mutating func add(_ other: AnswerLatency) {
+        for index in counts.indices { counts[index] += other.counts[index] }
+        sumMicroseconds += other.sumMicroseconds
+    }
+}

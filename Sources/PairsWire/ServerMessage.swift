@@ -217,9 +217,27 @@ public struct ServerStatistics: Sendable, Hashable {
     public var gamesPruned = 0
     /// Whether the history's storage is keeping games now; nil from a server that does not say.
     public var storage: StorageHealth?
+    /// One entry per event loop, from a server running more than one; nil from a server with one loop.
+    public var loops: [LoopCounters]?
     public var id: RequestID?
 
     public init() {}
+}
+
+/// One event loop's part of `stats`'s `loops`: so an operator sees how connections and play are spread.
+public struct LoopCounters: Sendable, Hashable {
+    /// Connections the loop's lobby shard knows.
+    public var connections: Int
+    /// Rooms on the loop.
+    public var rooms: Int
+    /// Cards flipped in the loop's rooms since the server started.
+    public var flips: Int
+
+    public init(connections: Int, rooms: Int, flips: Int) {
+        self.connections = connections
+        self.rooms = rooms
+        self.flips = flips
+    }
 }
 
 /// Whether a server's history is keeping games, as `stats` says in `storage`.

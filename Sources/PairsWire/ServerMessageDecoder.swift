@@ -112,6 +112,14 @@ public enum ServerMessageDecoder {
             stats.storage = try reader.optionalString("storage").flatMap(StorageHealth.init(rawValue:))
             if let latency = try histogram("store_latency_us", in: &reader) { stats.storeLatency = latency }
             stats.storeQueue = try reader.optionalInteger("store_queue") ?? 0
+            // Only a server with more than one event loop sends it.
+            if try reader.optionalArray("loops") != nil {
+                stats.loops = try reader.array("loops").map { (value: JSONValue) throws(ServerMessageError) -> LoopCounters in
+                    guard let connections = value["connections"]?.integerValue, let rooms = value["rooms"]?.integerValue,
+                          let flips = value["flips"]?.integerValue else { throw .badField("loops") }
+                    return LoopCounters(connections: Int(connections), rooms: Int(rooms), flips: Int(flips))
+                }
+            }
             stats.id = reader.id()
             message = .stats(stats)
         case "left":
@@ -384,6 +392,12 @@ private struct Reader {
         guard let value = value(key), !value.isNull else { return nil }
         guard let object = value.objectValue else { throw .badField(key) }
         return object
+    }
+
+    mutating func optionalArray(_ key: String) throws(ServerMessageError) -> [JSONValue]? {
+        guard let value = value(key), !value.isNull else { return nil }
+        guard let array = value.arrayValue else { throw .badField(key) }
+        return array
     }
 
     mutating func bool(_ key: String) throws(ServerMessageError) -> Bool {

@@ -112,6 +112,17 @@ public enum ServerMessageEncoder {
             if let storage = stats.storage { w.key("storage"); w.string(storage.rawValue) }
             write(stats.storeLatency, as: "store_latency_us", to: &w)
             w.key("store_queue"); w.integer(stats.storeQueue)
+            if let loops = stats.loops {
+                w.key("loops"); w.beginArray()
+                for loop in loops {
+                    w.beginObject()
+                    w.key("connections"); w.integer(loop.connections)
+                    w.key("rooms"); w.integer(loop.rooms)
+                    w.key("flips"); w.integer(loop.flips)
+                    w.endObject()
+                }
+                w.endArray()
+            }
             writeID(stats.id, to: &w)
         case .left(let room, let id):
             w.key("type"); w.string("left")

@@ -11,6 +11,10 @@ import PairsStorage
 /// `pairs serve`: reads the flags, starts the server, stops it cleanly on SIGINT, SIGTERM or SIGHUP, and
 /// reopens its log file on SIGUSR1.
 enum ServeCommand {
+    /// `--loops` at most: far more than any machine's cores, and a bound on the queues and epoll sets a
+    /// mistyped number could make.
+    static let maxLoops = 1024
+
     static let usage = """
     usage: pairs serve [options]
 
@@ -19,6 +23,8 @@ enum ServeCommand {
       --grace-seconds N      seconds a dropped player keeps the seat (default 60)
       --seed N               deal every room's boards from this seed (for tests and replays)
       --max-connections N    connections at once (default: what the file-descriptor limit allows)
+      --loops N              event loops, each with its own rooms and connections (default: the cores the
+                             process may run on, \(ProcessorAffinity.coreCount()) here)
       --idle-seconds N       close connections in no room after this long without a message (default 300)
       --visitor-silence-seconds N
                              close a connection that sends nothing, from an address that loaded the page,
@@ -167,7 +173,7 @@ enum ServeCommand {
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         let flags = try Flags(arguments, known: Set([
-            "host", "port", "grace-seconds", "seed", "max-connections", "idle-seconds", "visitor-silence-seconds", "rate-limit", "log-level", "data",
+            "host", "port", "grace-seconds", "seed", "max-connections", "loops", "idle-seconds", "visitor-silence-seconds", "rate-limit", "log-level", "data",
             "log-format", "log-file", "pid-file", "allow-origin", "dashboard", "keep-days", "keep-megabytes",
         ]).union(RuleFlags.names), switches: RuleFlags.switches)
         var options = Options()
@@ -222,6 +228,7 @@ enum ServeCommand {
             configuration.pageVisitorSilenceMilliseconds = Int64(seconds) * 1000
         }
         configuration.maxConnections = try flags.integer("max-connections", in: 1...10_000_000)
+        configuration.loops = try flags.integer("loops", in: 1...ServeCommand.maxLoops) ?? ProcessorAffinity.coreCount()
         if let level = flags.string("log-level") {
             guard let parsed = LogLevel(name: level) else { throw UsageError("--log-level must be debug, info, warning or error, not '\(level)'") }
             configuration.logLevel = parsed

@@ -63,7 +63,7 @@ func everyEvent(with text: String) -> [(level: LogLevel, name: String, fields: [
                                    flipsPerSecond: 39_964.2, gameLinesHeld: 15_744, seconds: 10.0,
                                    connectionLinesHeld: ["join": 19_850, "disconnect": 19_850, "http": 3])
     let server: [ServerEvent] = [
-        .listening(address: "0.0.0.0:7777", pid: 4242, maxConnections: 19_984, data: text),
+        .listening(address: "0.0.0.0:7777", pid: 4242, maxConnections: 19_984, data: text, loops: 2),
         .serverFull(connections: 100),
         .unwatchable(ConnectionID(9, slot: 1), peer: "10.0.0.2:1234", error: text),
         .http(ConnectionID(9, slot: 1), peer: text, request: .read(method: "GET", path: text), status: 200),

@@ -39,6 +39,7 @@ private func guardedServer(at path: String, host: String = "127.0.0.1", gate: St
     configuration.host = host
     configuration.port = 0
     configuration.logLevel = .error
+    configuration.loops = testLoops
     configure(&configuration)
     let server = Server(configuration: configuration, store: store) { work in gate?.pass(work) }
     try server.start()

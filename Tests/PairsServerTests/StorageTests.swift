@@ -18,6 +18,7 @@ private func keepingServer(at path: String, _ configure: (inout ServerConfigurat
     configuration.port = 0
     configuration.logLevel = .error
     configuration.lobby.defaultRules = RuleSet(pairs: 2, turnSeconds: 0, revealMilliseconds: 0, againOnMatch: true)
+    configuration.loops = testLoops
     configure(&configuration)
     let server = Server(configuration: configuration, store: store)
     try server.start()

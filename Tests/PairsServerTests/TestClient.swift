@@ -354,12 +354,16 @@ final class TestClient {
 }
 
 /// A server on 127.0.0.1 and a free port, for one test.
+/// The event loops the server tests run with: `PAIRS_TEST_LOOPS` (CI runs the suite at 1 and at 3), 1 when unset.
+let testLoops = Int(ProcessInfo.processInfo.environment["PAIRS_TEST_LOOPS"] ?? "") ?? 1
+
 func startServer(_ configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> Server {
     var configuration = ServerConfiguration()
     configuration.host = "127.0.0.1"
     configuration.port = 0
     configuration.logLevel = .error
     configuration.lobby.defaultRules = RuleSet(pairs: 4, turnSeconds: 0, revealMilliseconds: 0, againOnMatch: true)
+    configuration.loops = testLoops
     configure(&configuration)
     let server = Server(configuration: configuration)
     try server.start()

@@ -16,6 +16,7 @@ private func startServer(on clock: ManualClock, _ configure: (inout ServerConfig
     configuration.host = "127.0.0.1"
     configuration.port = 0
     configuration.logLevel = .error
+    configuration.loops = testLoops
     configure(&configuration)
     let server = Server(configuration: configuration, store: nil, clock: clock, storageStep: { _ in })
     try server.start()

@@ -1,0 +1,79 @@
+import Dispatch
+import PairsLobby
+import PairsRules
+import PairsWire
+
+/// The server's event loops and what they share: the table of connections (ids, and which loop holds
+/// each), how newcomers are dealt to loops, and the gathering of every loop's counters for `stats`.
+///
+/// Each loop owns its own queue, epoll set, read buffer, timer and lobby shard; nothing here is touched per
+/// message or per flip. Loop 0 holds the listening socket and deals each newcomer to a loop before anything
+/// reads it (`ConnectionLoop.acceptConnections`): the connection is in no epoll set until it reaches its
+/// loop's queue, so no byte of it is read anywhere else.
+final class LoopGroup: @unchecked Sendable {
+    /// The loops, by number; set once in `init`, read only after.
+    private(set) var loops: [ConnectionLoop] = []
+    let connections = SharedConnections()
+    /// The addresses that loaded the client page lately, for every loop's web front.
+    let pageVisitors = PthreadLocked(PageVisitors())
+    /// Connections dealt to a loop and not yet read there, by address: a silent socket of that address is
+    /// not greeted meanwhile (a browser's request may be on one of them), so another loop's delay never
+    /// counts as the client's silence (`WebFront.endWelcomeWaits`).
+    let dealtUnread = PthreadLocked<[String: Int]>([:])
+    /// The loop that takes the `n`th connection accepted (from 0): round robin, or a test's choice.
+    private let dealing: @Sendable (_ n: Int, _ loops: Int) -> Int
+    /// Connections accepted so far; used on loop 0's queue only, where accepting happens.
+    private var accepted = 0
+    /// Where the counters of every loop are gathered, off the loops, so that no loop waits for another.
+    private let gathering = DispatchQueue(label: "pairs.statistics")
+
+    init(count: Int, dealing: (@Sendable (_ n: Int, _ loops: Int) -> Int)?, makeLoop: (_ index: Int, _ group: LoopGroup) -> ConnectionLoop) {
+        self.dealing = dealing ?? { n, loops in n % loops }
+        loops = (0..<count).map { makeLoop($0, self) }
+    }
+
+    var count: Int { loops.count }
+
+    /// The loop the next newcomer goes to. On loop 0's queue.
+    func dealNext() -> Int {
+        defer { accepted += 1 }
+        return min(max(dealing(accepted, loops.count), 0), loops.count - 1)
+    }
+
+    /// Gives `input` to the loop holding connection `id` now, unless that is `current` or it is closed:
+    /// an answer for a connection that moved on follows it.
+    func forward(_ input: LoopInput, to id: ConnectionID, from current: Int) {
+        guard let holder = connections.loop(holding: id), holder != current, holder >= 0 else { return }
+        loops[holder].enqueue(input)
+    }
+
+    // MARK: Counters
+
+    /// Every loop's counters as one, read on each loop's queue in turn. Not on any loop's queue.
+    func statistics() -> ServerStatistics {
+        for loop in loops { dispatchPrecondition(condition: .notOnQueue(loop.queue)) }
+        return Self.combined(loops.map { loop in loop.queue.sync { loop.snapshot(at: loop.clock.now()) } }, store: loops[0])
+    }
+
+    /// Gathers every loop's counters off the loops, then gives them to `done` (on the gathering queue).
+    func gatherStatistics(then done: @escaping @Sendable (ServerStatistics) -> Void) {
+        gathering.async { [self] in done(statistics()) }
+    }
+
+    /// The lobby's counters of every shard summed, with every loop's transport counters and the store's.
+    static func combined(_ parts: [ConnectionLoop.Snapshot], store first: ConnectionLoop) -> ServerStatistics {
+        var traffic = Traffic()
+        var commits = AnswerLatency()
+        for part in parts {
+            commits.add(part.commits)
+            traffic.messagesOut += part.traffic.messagesOut
+            traffic.bytesIn += part.traffic.bytesIn
+            traffic.bytesOut += part.traffic.bytesOut
+            traffic.errors.merge(part.traffic.errors, uniquingKeysWith: +)
+            traffic.latency.add(part.traffic.latency)
+        }
+        var total = first.completed(ServerStatistics.summing(parts.map(\.lobby)), traffic: traffic, commits: commits)
+        total.loops = parts.map { LoopCounters(connections: $0.loop.connections, rooms: $0.loop.rooms, flips: $0.loop.flips) }
+        return total
+    }
+}
