@@ -86,13 +86,13 @@ def numbers_equal_stats(args, deadline, driver, size):
     """Once /stats stands still, what the page shows after its next poll is /stats. A change on the server
     between the two fetches around the page's poll (a seat's grace running out) means trying again."""
     keys = ("flips", "messages_in", "messages_out", "games_finished", "connections", "rooms", "games_active",
-            "games_stored", "storage_errors", "errors")
+            "games_stored", "storage_errors", "errors", "store_queue", "loops")
 
     def still():
         first = stats(args)
         time.sleep(STILL_SECONDS)
         second = stats(args)
-        return all(first[k] == second[k] for k in keys)
+        return all(first.get(k) == second.get(k) for k in keys)
     while True:
         wait_for(deadline, "the games to stop (/stats standing still)", still)
         before = stats(args)
@@ -100,7 +100,7 @@ def numbers_equal_stats(args, deadline, driver, size):
         page = wait_for(deadline, "the page's next poll",
                         lambda: (lambda p: p if p["polls"] > polls else None)(driver.execute_script(READ)))
         now = stats(args)
-        if all(before[k] == now[k] for k in keys):
+        if all(before.get(k) == now.get(k) for k in keys):
             break
         say("the server's counters moved while the page polled; again")
     for key, shown in page["stats"].items():
@@ -112,7 +112,14 @@ def numbers_equal_stats(args, deadline, driver, size):
                                    '.map(r => [r.dataset.code, Number(r.cells[2].textContent)])')
     if dict(errors) != now["errors"]:
         raise Failure(f"errors by code: the page shows {errors}, /stats says {now['errors']}")
-    say(f"ok: at {size[0]}x{size[1]} the page's {len(page['stats'])} numbers and {len(errors)} error codes equal /stats")
+    # A row per event loop, each with its connections and rooms as /stats has them.
+    loops = driver.execute_script('return [...document.querySelectorAll("#loops tr[data-loop]")]'
+                                  '.map(r => [Number(r.cells[2].textContent), Number(r.cells[3].textContent)])')
+    expected = [[loop["connections"], loop["rooms"]] for loop in now.get("loops", [])]
+    if not expected or loops != expected:
+        raise Failure(f"loops: the page shows {loops}, /stats says {expected}")
+    say(f"ok: at {size[0]}x{size[1]} the page's {len(page['stats'])} numbers, {len(errors)} error codes and "
+        f"{len(loops)} loops equal /stats")
 
 
 def main():

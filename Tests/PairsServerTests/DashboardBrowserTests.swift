@@ -5,7 +5,7 @@ import Testing
 
 /// The dashboard in a real browser: headless Chromium driven by `Tests/Browser/dashboard_page.py`, against
 /// a server on which `pairs load` plays games until the driver has seen them drawn.
-@Test("the dashboard in headless Chromium at 1280x800 and 390x844 (dark) polls /stats, draws its lines with points, logs no console error, shows no room name, and once the games stop shows exactly the numbers /stats gives",
+@Test("the dashboard in headless Chromium at 1280x800 and 390x844 (dark) polls /stats, draws its lines with points, logs no console error, shows no room name, and once the games stop shows exactly the numbers /stats gives, a row per event loop included",
       Tools.needs("python3", "chromium", "chromedriver", pythonModules: ["selenium"]), .timeLimit(.minutes(2)))
 func dashboardInTheBrowser() async throws {
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -15,7 +15,9 @@ func dashboardInTheBrowser() async throws {
     try? FileManager.default.removeItem(at: output)
     try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
 
-    let server = try startServer()
+    // Two loops at least: the page's row per loop is checked against /stats, which lists loops only from a
+    // server with more than one.
+    let server = try startServer { $0.loops = max(testLoops, 2) }
     defer { server.stop() }
     let prefix = "dashboard-room-"
     let load = try Subprocess(try Tools.pairs(), ["load", "--host", "127.0.0.1", "--port", String(server.port), "--concurrency", "3",
