@@ -52,25 +52,6 @@ extension Client {
     }
 }
 
-/// What one shard counts, for `stats`'s `loops`.
-public struct LoopStatistics: Sendable, Hashable {
-    /// Connections on the shard.
-    public var connections = 0
-    /// Rooms the shard holds.
-    public var rooms = 0
-    /// Cards flipped in the shard's rooms since the server started.
-    public var flips = 0
-    /// Connections the shard handed to others since the server started (0 in steady play).
-    public var handOffs = 0
-
-    public init(connections: Int = 0, rooms: Int = 0, flips: Int = 0, handOffs: Int = 0) {
-        self.connections = connections
-        self.rooms = rooms
-        self.flips = flips
-        self.handOffs = handOffs
-    }
-}
-
 extension Lobby {
     // MARK: Moving connections between shards
 
@@ -117,8 +98,8 @@ extension Lobby {
     }
 
     /// This shard's part of `stats`'s `loops`.
-    public var loopStatistics: LoopStatistics {
-        LoopStatistics(connections: clients.count, rooms: directory.count, flips: counters.flips, handOffs: handOffCount)
+    public var loopStatistics: LoopCounters {
+        LoopCounters(connections: clients.count, rooms: directory.count, flips: counters.flips, handOffs: handOffCount)
     }
 }
 

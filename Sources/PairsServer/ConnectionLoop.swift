@@ -59,7 +59,7 @@ final class ConnectionLoop: @unchecked Sendable {
     /// One loop's counters, read on its queue.
     struct Snapshot: Sendable {
         let lobby: ServerStatistics
-        let loop: LoopStatistics
+        let loop: LoopCounters
         let traffic: Traffic
         /// How long this loop's finished games waited for the store.
         let commits: AnswerLatency

@@ -73,7 +73,7 @@ final class LoopGroup: @unchecked Sendable {
             traffic.latency.add(part.traffic.latency)
         }
         var total = first.completed(ServerStatistics.summing(parts.map(\.lobby)), traffic: traffic, commits: commits)
-        total.loops = parts.map { LoopCounters(connections: $0.loop.connections, rooms: $0.loop.rooms, flips: $0.loop.flips) }
+        total.loops = parts.map(\.loop)
         return total
     }
 }

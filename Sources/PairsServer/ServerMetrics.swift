@@ -58,6 +58,8 @@ enum ServerMetrics {
             for (index, loop) in loops.enumerated() { out.sample("pairs_loop_rooms", ["loop": String(index)], loop.rooms) }
             out.family("pairs_loop_flips_total", .counter, help: "Flips accepted on each event loop since the server started.")
             for (index, loop) in loops.enumerated() { out.sample("pairs_loop_flips_total", ["loop": String(index)], loop.flips) }
+            out.family("pairs_loop_hand_offs_total", .counter, help: "Connections each event loop moved to another since the server started (0 in steady play).")
+            for (index, loop) in loops.enumerated() { out.sample("pairs_loop_hand_offs_total", ["loop": String(index)], loop.handOffs) }
         }
         out.histogram("pairs_answer_duration_seconds",
                       help: "Time from the arrival of a request's batch of sockets to its answer's write, per request.",

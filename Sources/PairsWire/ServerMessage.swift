@@ -225,6 +225,7 @@ public struct ServerStatistics: Sendable, Hashable {
 }
 
 /// One event loop's part of `stats`'s `loops`: so an operator sees how connections and play are spread.
+/// The lobby shard on that loop counts it (`Lobby.loopStatistics`).
 public struct LoopCounters: Sendable, Hashable {
     /// Connections the loop's lobby shard knows.
     public var connections: Int
@@ -232,11 +233,15 @@ public struct LoopCounters: Sendable, Hashable {
     public var rooms: Int
     /// Cards flipped in the loop's rooms since the server started.
     public var flips: Int
+    /// Connections the loop handed to another loop since the server started (a join, watch or resume of a
+    /// room there): 0 in steady play, which keeps every flip on its room's loop.
+    public var handOffs: Int
 
-    public init(connections: Int, rooms: Int, flips: Int) {
+    public init(connections: Int = 0, rooms: Int = 0, flips: Int = 0, handOffs: Int = 0) {
         self.connections = connections
         self.rooms = rooms
         self.flips = flips
+        self.handOffs = handOffs
     }
 }
 

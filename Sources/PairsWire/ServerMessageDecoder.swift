@@ -117,7 +117,9 @@ public enum ServerMessageDecoder {
                 stats.loops = try reader.array("loops").map { (value: JSONValue) throws(ServerMessageError) -> LoopCounters in
                     guard let connections = value["connections"]?.integerValue, let rooms = value["rooms"]?.integerValue,
                           let flips = value["flips"]?.integerValue else { throw .badField("loops") }
-                    return LoopCounters(connections: Int(connections), rooms: Int(rooms), flips: Int(flips))
+                    // Absent from the first servers with loops: read as none.
+                    let handOffs = value["hand_offs"]?.integerValue ?? 0
+                    return LoopCounters(connections: Int(connections), rooms: Int(rooms), flips: Int(flips), handOffs: Int(handOffs))
                 }
             }
             stats.id = reader.id()

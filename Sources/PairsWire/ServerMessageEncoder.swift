@@ -119,6 +119,7 @@ public enum ServerMessageEncoder {
                     w.key("connections"); w.integer(loop.connections)
                     w.key("rooms"); w.integer(loop.rooms)
                     w.key("flips"); w.integer(loop.flips)
+                    w.key("hand_offs"); w.integer(loop.handOffs)
                     w.endObject()
                 }
                 w.endArray()

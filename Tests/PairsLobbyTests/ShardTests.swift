@@ -283,8 +283,8 @@ struct ShardTests {
         lobby.connect(on: 1)
         lobby.flip(0, by: ann)
         let loops = lobby.lobbies.map(\.loopStatistics)
-        #expect(loops == [LoopStatistics(connections: 2, rooms: 1, flips: 1, handOffs: 0),
-                          LoopStatistics(connections: 2, rooms: 1, flips: 0, handOffs: 1)])
+        #expect(loops == [LoopCounters(connections: 2, rooms: 1, flips: 1, handOffs: 0),
+                          LoopCounters(connections: 2, rooms: 1, flips: 0, handOffs: 1)])
         let total = ServerStatistics.summing(lobby.lobbies.map { $0.statistics(at: lobby.now) })
         #expect(total.connections == 4)
         #expect(total.rooms == 2)

@@ -235,32 +235,38 @@ struct LoopTests {
         }
     }
 
-    @Test("stats, /stats and /metrics say how connections, rooms and flips are spread over the loops, and the totals are their sums")
+    @Test("stats, /stats and /metrics say how connections, rooms, flips and hand-offs are spread over the loops, and the totals are their sums")
     func statisticsPerLoop() throws {
-        let server = try pinnedServer([1, 1, 2])
+        let server = try pinnedServer([1, 1, 2, 2])
         defer { server.stop() }
         let (first, _) = try greeted(server)
         let (second, _) = try greeted(server)
         let (asker, _) = try greeted(server)
+        let (spectator, _) = try greeted(server)
         try first.join("r")
         try second.join("r")
         _ = try first.waitForState { $0.state.phase == .playing }
+        // The spectator is handed from loop 2 to the room's loop: the one hand-off, counted by the loop it left.
+        spectator.send(#"{"type":"watch","room":"r"}"#)
+        _ = try spectator.waitFor("joined", isJoined)
         first.send("flip 0")
-        _ = try second.waitForState { $0.state.event == StateEvent(.flip(.first, card: 0)) }
+        _ = try spectator.waitForState { $0.state.event == StateEvent(.flip(.first, card: 0)) }
         asker.send(#"{"type":"stats","id":7}"#)
         guard case .stats(let stats) = try asker.waitFor("stats", { if case .stats = $0 { true } else { false } }) else { return }
         #expect(stats.id == .integer(7))
-        #expect(stats.loops == [LoopCounters(connections: 0, rooms: 0, flips: 0), LoopCounters(connections: 2, rooms: 1, flips: 1),
-                                LoopCounters(connections: 1, rooms: 0, flips: 0)])
-        #expect(stats.connections == 3 && stats.rooms == 1 && stats.flips == 1)
+        #expect(stats.loops == [LoopCounters(), LoopCounters(connections: 3, rooms: 1, flips: 1),
+                                LoopCounters(connections: 1, rooms: 0, flips: 0, handOffs: 1)])
+        #expect(stats.connections == 4 && stats.rooms == 1 && stats.flips == 1)
 
         let page = try TestClient(port: server.port)
         page.sendRaw(Array("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
         let reply = try #require(HTTPReply(try page.readToEnd(within: 20)))
         #expect(reply.status == 200)
-        #expect(reply.text.contains("pairs_loop_connections{loop=\"1\"} 2"))
+        #expect(reply.text.contains("pairs_loop_connections{loop=\"1\"} 3"))
         #expect(reply.text.contains("pairs_loop_flips_total{loop=\"1\"} 1"))
         #expect(reply.text.contains("pairs_loop_rooms{loop=\"2\"} 0"))
+        #expect(reply.text.contains("pairs_loop_hand_offs_total{loop=\"2\"} 1"))
+        #expect(reply.text.contains("pairs_loop_hand_offs_total{loop=\"1\"} 0"))
     }
 
     @Test("a server on one loop sends stats without loops, as it always did")

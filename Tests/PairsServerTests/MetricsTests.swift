@@ -144,7 +144,8 @@ struct MetricsTests {
         ]
         if testLoops > 1 {
             // A server with several loops adds one series per loop (protocol.md, /metrics).
-            expected.merge(["pairs_loop_connections": "gauge", "pairs_loop_rooms": "gauge", "pairs_loop_flips_total": "counter"]) { $1 }
+            expected.merge(["pairs_loop_connections": "gauge", "pairs_loop_rooms": "gauge", "pairs_loop_flips_total": "counter",
+                            "pairs_loop_hand_offs_total": "counter"]) { $1 }
         }
         for scrape in [first, second] {
             #expect(scrape.types == expected)

@@ -282,6 +282,15 @@ let otherFixtures: [MessageFixture] = {
             stats.id = .string("s")
             return stats
         }())),
+        MessageFixture("stats from a server on three loops", .stats({
+            var stats = ServerStatistics()
+            stats.connections = 3
+            stats.rooms = 1
+            stats.flips = 9
+            stats.loops = [LoopCounters(), LoopCounters(connections: 2, rooms: 1, flips: 9),
+                           LoopCounters(connections: 1, rooms: 0, flips: 0, handOffs: Int.max)]
+            return stats
+        }())),
         MessageFixture("an empty history", .history(HistoryPage(games: []))),
         MessageFixture("a history with every kind of ending", .history(HistoryPage(
             games: [finishedClassic, finishedSolo, finishedForfeit, finishedRunOut], id: .integer(3)))),
@@ -563,6 +572,10 @@ private func reference(_ message: ServerMessage) -> Ref {
                                         "sum": .int(stats.storeLatency.sumMicroseconds)],
                    "store_queue": .int(stats.storeQueue)]
         if let storage = stats.storage { members["storage"] = .string(storage.rawValue) }
+        if let loops = stats.loops {
+            members["loops"] = .array(loops.map { ["connections": .int($0.connections), "rooms": .int($0.rooms),
+                                                   "flips": .int($0.flips), "hand_offs": .int($0.handOffs)] })
+        }
         id = stats.id
     case .left(let room, let leftID):
         members = ["type": "left", "room": .string(room)]
