@@ -49,21 +49,28 @@ final class Connection: @unchecked Sendable {
     /// may be gone by then). Kept here rather than in `framing`, which a read is mutating when a message's
     /// answer can close the connection.
     var webSocketHost: String?
-    /// Output held back until the store has settled this ticket: the last state of a game that ended, and
-    /// everything after it, so that no client sees a game end before it is kept (`LobbyAction.record`).
-    var heldUntil: UInt64?
-    /// When the output began to be held, for `StoreGateway.maxHoldMilliseconds`.
-    var heldSince = Moment(milliseconds: 0)
-    /// The bytes held, with how many messages each holds, in order.
-    var held: [(bytes: [UInt8], messages: Int)] = []
-    /// `stats` answers awaited from the loops (`LoopGroup.gatherStatistics`): output is held meanwhile,
-    /// each answer's place kept in `held`, so replies keep the order of the requests.
-    var statisticsAwaited = 0
+    /// Output held back: until the store settles a game, or until `stats` answers gathered from every loop come.
+    var holding = Holding()
     /// The lobby handed the connection to another loop's: what it sends now waits in `unread`, in order,
     /// for the lobby there.
     var isMoving = false
     /// Input read but not handled here, because the connection is moving; handled where it arrives.
     var unread: [UnreadInput] = []
+
+    /// Output held back, in order, while a game's end waits for the store or a `stats` answer for the loops.
+    struct Holding {
+        /// The store's ticket whose settling lets the output go: the last state of a game that ended, and
+        /// everything after it, so that no client sees a game end before it is kept (`LobbyAction.record`).
+        var untilTicket: UInt64?
+        /// When the output began to be held for the store, for `StoreGateway.maxHoldMilliseconds`.
+        var since = Moment(milliseconds: 0)
+        /// The bytes held, with how many messages each holds, in order; a `stats` answer still awaited keeps
+        /// its place as an empty entry of -1 messages.
+        var lines: [(bytes: [UInt8], messages: Int)] = []
+        /// `stats` answers awaited from the loops (`LoopGroup.gatherStatistics`), so replies keep the order
+        /// of the requests.
+        var statisticsAwaited = 0
+    }
 
     /// One input of the framing, owning its bytes, kept for the loop a connection moves to.
     enum UnreadInput {

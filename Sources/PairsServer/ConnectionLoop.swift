@@ -5,27 +5,6 @@ import PairsRules
 import PairsStorage
 import PairsWire
 
-/// Everything that reaches a loop. Each goes through `ConnectionLoop.handle`, which ends every one the
-/// same way: the lobby's actions carried out, failed connections finished, the timer armed.
-enum LoopInput {
-    /// The epoll set has sockets ready: they are harvested (accepted, read, written) batch after batch.
-    case socketsReady
-    /// The loop's one timer fired: the lobby's deadlines, the welcome waits and the transport's own.
-    case timerFired
-    /// Work done off the loop came back: a history answer, a name check, the store's report.
-    case stored(StoreGateway.Answer)
-    /// Stop: goodbye to everyone, a drain of at most `shutdownDrainMilliseconds`, then `completion`.
-    case shutdown(ShutdownTally?, completion: @Sendable () -> Void)
-    /// Loop 0 accepted a connection and dealt it to this loop, with its id: nothing has read it yet.
-    case connectionArriving(fd: Int32, address: SocketAddress, id: ConnectionID)
-    /// Another loop's lobby handed a connection to this one's (`ConnectionLoop.Move`).
-    case connectionMovingIn(ConnectionLoop.Move)
-    /// Every loop's counters, gathered for a `stats` or an HTTP request of a connection here (or moved on).
-    case statisticsGathered(ServerStatistics, for: ConnectionLoop.StatisticsRecipient)
-    /// A history answer (or its timeout) for a connection that moved here after asking.
-    case deliver(bytes: [UInt8], messages: Int, to: ConnectionID)
-}
-
 /// One event loop of the transport: one serial queue, one epoll set with its connections (`LoopSockets`),
 /// the web front, the store's gateway, the lobby, and one timer for all their deadlines.
 ///
@@ -40,31 +19,6 @@ enum LoopInput {
 /// Dispatch wakeup serves every socket that became ready meanwhile, where a source per socket would cost
 /// Dispatch's manager thread two hand-offs per event (README.md, "Benchmarks").
 final class ConnectionLoop: @unchecked Sendable {
-    /// A connection on its way from another loop: the lobby's hand-off, and the socket with its queued
-    /// output, its framing and its unread input (nil when it closed on the way, with why).
-    struct Move: @unchecked Sendable {
-        let handOff: HandOff
-        let connection: Connection?
-        let cause: DisconnectCause
-    }
-
-    /// Who asked for the counters gathered from every loop.
-    enum StatisticsRecipient: Sendable {
-        /// A `stats` request: the answer fills the place held in the connection's output.
-        case message(ConnectionID)
-        /// `GET /stats` or `/metrics`.
-        case http(ConnectionID, WebRoute, includingBody: Bool)
-    }
-
-    /// One loop's counters, read on its queue.
-    struct Snapshot: Sendable {
-        let lobby: ServerStatistics
-        let loop: LoopCounters
-        let traffic: Traffic
-        /// How long this loop's finished games waited for the store.
-        let commits: AnswerLatency
-    }
-
     /// Bytes read per readable event: one buffer, shared by the loop's connections since only it reads.
     static let readBufferBytes = 64 * 1024
     /// How long a shutdown waits for goodbyes to drain before closing anyway: the process must exit
@@ -94,9 +48,7 @@ final class ConnectionLoop: @unchecked Sendable {
     let index: Int
     /// The loops together; owns this one.
     unowned(unsafe) let group: LoopGroup
-    let clock: any TransportClock
     let lobby: Lobby
-    let log: ServerLog
     /// The epoll set and the connections; nil until `start`.
     private(set) var sockets: LoopSockets!
     private(set) var web: WebFront!
@@ -105,15 +57,17 @@ final class ConnectionLoop: @unchecked Sendable {
     private var timer: LoopTimer
     private var state = State.idle
 
-    init(index: Int, group: LoopGroup, queue: DispatchQueue, clock: any TransportClock, lobby: Lobby, log: ServerLog) {
+    init(index: Int, group: LoopGroup, queue: DispatchQueue, lobby: Lobby) {
         self.index = index
         self.group = group
         self.queue = queue
-        self.clock = clock
         self.lobby = lobby
-        self.log = log
         timer = LoopTimer()
     }
+
+    /// The group's clock, as every loop's.
+    var clock: any TransportClock { group.clock }
+    var log: ServerLog { group.log }
 
     /// Sets the parts up; before `start`, on any thread, since nothing runs on the queue yet.
     func configure(_ configuration: ServerConfiguration, storage: StoreGateway.Shared?) {
@@ -126,7 +80,7 @@ final class ConnectionLoop: @unchecked Sendable {
         assertOnQueue()
         try listener?.watch(with: events.poller)
         state = .running(listener)
-        sockets = LoopSockets(loop: self, lobby: lobby, events: events, outputLimit: outputLimit)
+        sockets = LoopSockets(loop: self, events: events, outputLimit: outputLimit)
         events.start(policy: Self.harvestPolicy,
                      beforeEachBatch: { [self] in sockets.startBatch() },
                      afterEachBatch: { [self] in sockets.endBatch() },
@@ -170,7 +124,7 @@ final class ConnectionLoop: @unchecked Sendable {
             admit(fd, address: address, id: id)
         case .connectionMovingIn(let move):
             let now = clock.now()
-            sockets.moveIn(move, at: now)
+            sockets.moves.moveIn(move, at: now)
             // It left a loop that was serving for one that stops: it gets the goodbye everyone here got.
             if case .draining = state, let connection = move.connection, connection.isOpen {
                 sockets.goodbyes.sayGoodbye(to: connection, .shutdown, at: now)
@@ -187,12 +141,12 @@ final class ConnectionLoop: @unchecked Sendable {
 
     private func settle() {
         sockets.performLobbyActions()
-        sockets.takeHandOffs()
-        sockets.moveOut()
+        sockets.moves.takeHandOffs()
+        sockets.moves.moveOut()
         sockets.finishFailures()
         // A failed connection's last words may have asked for a room elsewhere: its hand-off goes now too.
-        sockets.takeHandOffs()
-        sockets.moveOut()
+        sockets.moves.takeHandOffs()
+        sockets.moves.moveOut()
         if case .draining = state { continueDrain() }
         armTimer()
     }
@@ -241,21 +195,14 @@ final class ConnectionLoop: @unchecked Sendable {
             let loop = group.dealNext()
             guard loop != index else { return admit(fd, address: address, id: nil) }
             // The socket is in no epoll set until its loop takes it in: nothing reads it before.
-            group.dealtUnread.withLock { $0[address.host, default: 0] += 1 }
-            group.loops[loop].enqueue(.connectionArriving(fd: fd, address: address, id: connections.issue(on: loop)))
+            group.deal(fd, address: address, to: loop, id: connections.issue(on: loop))
         }
     }
 
     /// Takes a newcomer in, its welcome waiting for its first bytes.
     private func admit(_ fd: Int32, address: SocketAddress, id: ConnectionID?) {
         // Dealt from loop 0: once read (below), it no longer counts as unread.
-        defer {
-            if id != nil {
-                group.dealtUnread.withLock { unread in
-                    if let count = unread[address.host], count > 1 { unread[address.host] = count - 1 } else { unread[address.host] = nil }
-                }
-            }
-        }
+        defer { if id != nil { group.dealtConnectionRead(from: address.host) } }
         if case .running = state {} else {
             // Dealt as the server began to stop: it gets the goodbye every connection gets.
             sockets.refuseLate(fd, id: id)
@@ -303,16 +250,16 @@ final class ConnectionLoop: @unchecked Sendable {
 
     // MARK: Statistics
 
-    func statistics(at now: Moment) -> ServerStatistics {
+    /// This loop's counters, with `lobbyStatistics` for its lobby shard's if the lobby has just counted them.
+    func snapshot(at now: Moment, lobbyStatistics: ServerStatistics? = nil) -> LoopSnapshot {
         assertOnQueue()
-        return completed(lobby.statistics(at: now))
+        return LoopSnapshot(lobby: lobbyStatistics ?? lobby.statistics(at: now), loop: lobby.loopStatistics,
+                            traffic: sockets?.traffic ?? Traffic(), commits: gateway?.commits.histogram ?? AnswerLatency())
     }
 
-    /// This loop's counters, for the sum over every loop.
-    func snapshot(at now: Moment) -> Snapshot {
-        assertOnQueue()
-        return Snapshot(lobby: lobby.statistics(at: now), loop: lobby.loopStatistics, traffic: sockets?.traffic ?? Traffic(),
-                        commits: gateway?.commits.histogram ?? AnswerLatency())
+    /// The server's counters, from this loop alone: a server with one loop.
+    func statistics(at now: Moment, lobbyStatistics: ServerStatistics? = nil) -> ServerStatistics {
+        LoopSnapshot.combined([snapshot(at: now, lobbyStatistics: lobbyStatistics)], store: gateway?.store)
     }
 
     /// Counters gathered from every loop reach the connection that asked, wherever it is now.
@@ -329,62 +276,11 @@ final class ConnectionLoop: @unchecked Sendable {
         }
     }
 
-    /// The lobby's counters with the transport's and the store's added.
-    func completed(_ lobbyStatistics: ServerStatistics, traffic: Traffic? = nil, commits: AnswerLatency? = nil) -> ServerStatistics {
-        var stats = lobbyStatistics
-        let traffic = traffic ?? sockets?.traffic ?? Traffic()
-        let store = gateway?.store
-        stats.messagesOut = traffic.messagesOut
-        stats.bytesIn = traffic.bytesIn
-        stats.bytesOut = traffic.bytesOut
-        stats.gamesStored = store?.gamesStored ?? 0
-        stats.storageErrors = store?.storageErrors ?? 0
-        stats.latency = traffic.latency
-        stats.errors.merge(traffic.errors, uniquingKeysWith: +)
-        stats.gamesPruned = store?.gamesPruned ?? 0
-        stats.storage = store.map { $0.isHealthy ? .ok : .failing } ?? StorageHealth.none
-        stats.storeLatency = commits ?? gateway?.commits.histogram ?? AnswerLatency()
-        stats.storeQueue = store?.gamesWaiting ?? 0
-        return stats
-    }
-
     /// In debug builds, traps when called off the loop's queue, which owns everything here.
     @inline(__always)
     func assertOnQueue() {
         #if DEBUG
         dispatchPrecondition(condition: .onQueue(queue))
         #endif
-    }
-}
-
-/// What a shutdown counts on every loop, for its one log line: the last loop to count writes it.
-final class ShutdownTally: Sendable {
-    private let state: PthreadLocked<(loops: Int, connections: Int, games: Int)>
-
-    init(loops: Int) { state = PthreadLocked((loops, 0, 0)) }
-
-    func count(connections: Int, games: Int, log: ServerLog) {
-        let total = state.withLock { state -> (connections: Int, games: Int)? in
-            state.loops -= 1
-            state.connections += connections
-            state.games += games
-            return state.loops == 0 ? (state.connections, state.games) : nil
-        }
-        if let total { log.write(.info, .shuttingDown(connections: total.connections, gamesInProgress: total.games)) }
-    }
-}
-
-/// The loop's one timer and the transport's deadlines it serves, with the lobby's and the welcome waits'.
-struct LoopTimer {
-    private var timer: (any TransportTimer)?
-    var deadlines = LoopDeadlines()
-
-    mutating func start(_ timer: any TransportTimer) { self.timer = timer }
-
-    func arm(at deadline: Moment?) { timer?.arm(at: deadline) }
-
-    mutating func cancel() {
-        timer?.cancel()
-        timer = nil
     }
 }

@@ -43,10 +43,10 @@ final class Goodbyes {
     func finish(_ connection: Connection, saying lastWords: [UInt8], discardingQueued: Bool, at now: Moment) {
         loop.assertOnQueue()
         guard connection.isOpen else { return }
-        if connection.heldUntil != nil {
+        if connection.holding.untilTicket != nil {
             if discardingQueued {
-                connection.heldUntil = nil
-                connection.held = []
+                connection.holding.untilTicket = nil
+                connection.holding.lines = []
             } else {
                 // What was held goes before the last words, and only once its game is kept: a goodbye is
                 // rare enough (a `quit`, a shutdown) to wait here for the writer's batch.

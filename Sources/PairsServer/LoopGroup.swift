@@ -1,5 +1,6 @@
 import Dispatch
 import PairsLobby
+import PairsPolling
 import PairsRules
 import PairsWire
 
@@ -26,8 +27,14 @@ final class LoopGroup: @unchecked Sendable {
     private var accepted = 0
     /// Where the counters of every loop are gathered, off the loops, so that no loop waits for another.
     private let gathering = DispatchQueue(label: "pairs.statistics")
+    /// Every loop's clock: the system's, or a test's manual one.
+    let clock: any TransportClock
+    let log: ServerLog
 
-    init(count: Int, dealing: (@Sendable (_ n: Int, _ loops: Int) -> Int)?, makeLoop: (_ index: Int, _ group: LoopGroup) -> ConnectionLoop) {
+    init(count: Int, clock: any TransportClock, log: ServerLog, dealing: (@Sendable (_ n: Int, _ loops: Int) -> Int)?,
+         makeLoop: (_ index: Int, _ group: LoopGroup) -> ConnectionLoop) {
+        self.clock = clock
+        self.log = log
         self.dealing = dealing ?? { n, loops in n % loops }
         loops = (0..<count).map { makeLoop($0, self) }
     }
@@ -38,6 +45,20 @@ final class LoopGroup: @unchecked Sendable {
     func dealNext() -> Int {
         defer { accepted += 1 }
         return min(max(dealing(accepted, loops.count), 0), loops.count - 1)
+    }
+
+    /// Deals a connection loop 0 accepted to loop `loop`, which takes it in with `id`: until it reads it, a
+    /// silent socket of the same address is not greeted anywhere (`dealtUnread`).
+    func deal(_ fd: Int32, address: SocketAddress, to loop: Int, id: ConnectionID) {
+        dealtUnread.withLock { $0[address.host, default: 0] += 1 }
+        loops[loop].enqueue(.connectionArriving(fd: fd, address: address, id: id))
+    }
+
+    /// A dealt connection of `host` has been read on its loop.
+    func dealtConnectionRead(from host: String) {
+        dealtUnread.withLock { unread in
+            if let count = unread[host], count > 1 { unread[host] = count - 1 } else { unread[host] = nil }
+        }
     }
 
     /// Gives `input` to the loop holding connection `id` now, unless that is `current` or it is closed:
@@ -52,28 +73,11 @@ final class LoopGroup: @unchecked Sendable {
     /// Every loop's counters as one, read on each loop's queue in turn. Not on any loop's queue.
     func statistics() -> ServerStatistics {
         for loop in loops { dispatchPrecondition(condition: .notOnQueue(loop.queue)) }
-        return Self.combined(loops.map { loop in loop.queue.sync { loop.snapshot(at: loop.clock.now()) } }, store: loops[0])
+        return LoopSnapshot.combined(loops.map { loop in loop.queue.sync { loop.snapshot(at: clock.now()) } }, store: loops[0].gateway?.store)
     }
 
     /// Gathers every loop's counters off the loops, then gives them to `done` (on the gathering queue).
     func gatherStatistics(then done: @escaping @Sendable (ServerStatistics) -> Void) {
         gathering.async { [self] in done(statistics()) }
-    }
-
-    /// The lobby's counters of every shard summed, with every loop's transport counters and the store's.
-    static func combined(_ parts: [ConnectionLoop.Snapshot], store first: ConnectionLoop) -> ServerStatistics {
-        var traffic = Traffic()
-        var commits = AnswerLatency()
-        for part in parts {
-            commits.add(part.commits)
-            traffic.messagesOut += part.traffic.messagesOut
-            traffic.bytesIn += part.traffic.bytesIn
-            traffic.bytesOut += part.traffic.bytesOut
-            traffic.errors.merge(part.traffic.errors, uniquingKeysWith: +)
-            traffic.latency.add(part.traffic.latency)
-        }
-        var total = first.completed(ServerStatistics.summing(parts.map(\.lobby)), traffic: traffic, commits: commits)
-        total.loops = parts.map(\.loop)
-        return total
     }
 }

@@ -14,7 +14,6 @@ import PairsWire
 ///
 /// Confined to its loop's queue, as the loop is.
 final class LoopSockets {
-    let lobby: Lobby
     /// The loop these sockets are part of, which owns them: for the parts they hand work to (the web front,
     /// the store's gateway, the deadlines). Unowned and unchecked: the loop outlives its parts, and a
     /// reference count on every message would be paid for nothing.
@@ -31,12 +30,11 @@ final class LoopSockets {
     private var broadcastFrames: [UInt8]?
     /// Bytes queued for a connection at most: a connection that does not read is said goodbye to as too slow.
     let outputLimit: Int
-    /// Connections the lobby handed to other loops' lobbies, to be moved once the input is settled.
-    var moving: [HandOff] = []
+    /// Connections moving to other loops.
+    private(set) lazy var moves = LoopMoves(sockets: self)
 
-    init(loop: ConnectionLoop, lobby: Lobby, events: EventLoop, outputLimit: Int) {
+    init(loop: ConnectionLoop, events: EventLoop, outputLimit: Int) {
         self.loop = loop
-        self.lobby = lobby
         self.events = events
         self.outputLimit = outputLimit
         open = OpenConnections(shared: loop.group.connections, loop: loop.index)
@@ -45,6 +43,8 @@ final class LoopSockets {
     deinit {
         readBuffer.deallocate()
     }
+
+    var lobby: Lobby { loop.lobby }
 
     // MARK: Connections
 
@@ -144,7 +144,7 @@ final class LoopSockets {
                 guard case .message(let message) = input else { return }
                 lobby.receive(message, from: connection.id, at: now)
                 performLobbyActions()
-                takeHandOffs()
+                moves.takeHandOffs()
             case .flushing, .lingering, .closed:
                 // Once the connection is closing (quit, flooding, a close frame), the rest of its input is moot.
                 return
@@ -183,7 +183,7 @@ final class LoopSockets {
             lobby.disconnect(connection.id, because: .brokeFraming(error.description), at: now)
         }
         performLobbyActions()
-        takeHandOffs()
+        moves.takeHandOffs()
     }
 
     // MARK: Answer timing
@@ -220,11 +220,11 @@ final class LoopSockets {
             case .sendStatistics(let stats, let id):
                 guard let connection = open[id], connection.isOpen else { return }
                 guard loop.group.count > 1 else {
-                    return deliver(ServerMessageEncoder.encode(.stats(loop.completed(stats))), messages: 1, to: connection)
+                    return deliver(ServerMessageEncoder.encode(.stats(loop.statistics(at: loop.clock.now(), lobbyStatistics: stats))), messages: 1, to: connection)
                 }
                 // Every loop's counters are gathered off the loops; the answer keeps its place meanwhile.
-                connection.statisticsAwaited += 1
-                connection.held.append((bytes: [], messages: -1))
+                connection.holding.statisticsAwaited += 1
+                connection.holding.lines.append((bytes: [], messages: -1))
                 let group = loop.group
                 group.gatherStatistics { total in
                     var total = total
@@ -251,7 +251,7 @@ final class LoopSockets {
     /// Queues bytes ready for the socket (lines, frames), within the output buffer's limit: a connection
     /// that does not read what it is sent is said goodbye to as too slow.
     func send(_ bytes: [UInt8], messages: Int, to connection: Connection) {
-        if connection.heldUntil != nil || connection.statisticsAwaited > 0 { return connection.held.append((bytes, messages)) }
+        if connection.holding.untilTicket != nil || connection.holding.statisticsAwaited > 0 { return connection.holding.lines.append((bytes, messages)) }
         switch connection.write(bytes, limit: outputLimit) {
         case .accepted:
             traffic.messagesOut += messages
@@ -268,20 +268,20 @@ final class LoopSockets {
 
     /// Sends what a connection has held, in order, and holds no more.
     func releaseHeld(_ connection: Connection) {
-        connection.heldUntil = nil
-        guard connection.statisticsAwaited == 0 else { return }
-        let held = connection.held
-        connection.held = []
+        connection.holding.untilTicket = nil
+        guard connection.holding.statisticsAwaited == 0 else { return }
+        let held = connection.holding.lines
+        connection.holding.lines = []
         guard connection.isOpen else { return }
         for chunk in held { send(chunk.bytes, messages: chunk.messages, to: connection) }
     }
 
     /// Gathered counters answer the oldest `stats` a connection awaits, in the place its answer was held.
     func fillStatistics(_ lines: [UInt8], for connection: Connection) {
-        guard connection.statisticsAwaited > 0, let place = connection.held.firstIndex(where: { $0.messages < 0 }) else { return }
-        connection.held[place] = (connection.dialect == .webSocket ? connection.dialect.outgoing(lines) : lines, 1)
-        connection.statisticsAwaited -= 1
-        if connection.statisticsAwaited == 0, connection.heldUntil == nil { releaseHeld(connection) }
+        guard connection.holding.statisticsAwaited > 0, let place = connection.holding.lines.firstIndex(where: { $0.messages < 0 }) else { return }
+        connection.holding.lines[place] = (connection.dialect == .webSocket ? connection.dialect.outgoing(lines) : lines, 1)
+        connection.holding.statisticsAwaited -= 1
+        if connection.holding.statisticsAwaited == 0, connection.holding.untilTicket == nil { releaseHeld(connection) }
     }
 
     private func writable(_ connection: Connection) {

@@ -55,11 +55,11 @@ public final class Server: @unchecked Sendable {
         let startedAt = clock.now()
         let directory = LobbyDirectory(shards: count, configuration: lobbyConfiguration)
         let storage = store.map { StoreGateway.Shared(store: $0, configuration: configuration, storageStep: storageStep) }
-        group = LoopGroup(count: count, dealing: configuration.dealing) { index, group in
+        group = LoopGroup(count: count, clock: clock, log: log, dealing: configuration.dealing) { index, group in
             let lobby = Lobby(configuration: lobbyConfiguration, serverName: "pairs \(version)", startedAt: startedAt,
                               directory: directory, shard: index)
             let queue = DispatchQueue(label: count == 1 ? "pairs.server" : "pairs.loop.\(index)")
-            let loop = ConnectionLoop(index: index, group: group, queue: queue, clock: clock, lobby: lobby, log: log)
+            let loop = ConnectionLoop(index: index, group: group, queue: queue, lobby: lobby)
             loop.configure(configuration, storage: storage)
             return loop
         }
@@ -188,7 +188,7 @@ public final class Server: @unchecked Sendable {
     private static let loopKey = DispatchSpecificKey<Int>()
 
     /// Password checks waiting for a hashing worker (for tests).
-    var nameCheckPoolWaiting: Int { loop.gateway?.nameChecks.waiting ?? 0 }
+    var nameCheckPoolWaiting: Int { loop.gateway?.shared.nameChecks.waiting ?? 0 }
 
     /// Storage work not yet answered, on every loop (for tests).
     var storageWorkInFlight: Int { group.loops.map { loop in loop.queue.sync { loop.gateway?.tickets.count ?? 0 } }.reduce(0, +) }

@@ -26,9 +26,55 @@ struct StorageTickets {
     mutating func settle(_ ticket: Int) -> StoreGateway.Pending? { pending.removeValue(forKey: ticket) }
 }
 
-/// Connections whose output is held until the store settles a game, oldest hold first.
+/// Connections whose output is held until the store settles a game, oldest hold first: which to hold, which
+/// the store's word (or the hold's age) lets go, and when the next age check is due. The gateway sends what
+/// it lets go (`LoopSockets.releaseHeld`) and sets the checks on the loop's timer.
 struct HeldOutput {
-    var connections: [Connection] = []
-    /// Whether a check for holds past `StoreGateway.maxHoldMilliseconds` is due.
-    var checkScheduled = false
+    private var connections: [Connection] = []
+    /// Whether a check for holds past `StoreGateway.maxHoldMilliseconds` is set on the timer.
+    private var checkScheduled = false
+
+    /// Holds `connection`'s output until the store settles `ticket` (a later game's ticket extends a hold).
+    mutating func hold(_ connection: Connection, until ticket: UInt64, at now: Moment) {
+        if connection.holding.untilTicket == nil {
+            connections.append(connection)
+            connection.holding.since = now
+        }
+        connection.holding.untilTicket = ticket
+    }
+
+    /// Stops holding `connection` here (it leaves the loop, its mover sends what it held).
+    mutating func forget(_ connection: Connection) {
+        connections.removeAll { $0 === connection }
+    }
+
+    /// When the next check for holds past `maxMilliseconds` is due, if one must be set now (none is set, and
+    /// something is held); it is then counted as set until `takeOverdue`.
+    mutating func checkToSchedule(at now: Moment, maxMilliseconds: Int64) -> Moment? {
+        guard !checkScheduled, let oldest = connections.first else { return nil }
+        checkScheduled = true
+        return max(now, oldest.holding.since.adding(milliseconds: maxMilliseconds))
+    }
+
+    /// The connections held `maxMilliseconds` or longer at `now`, no longer held; the check is done.
+    mutating func takeOverdue(at now: Moment, maxMilliseconds: Int64) -> [Connection] {
+        checkScheduled = false
+        let isOverdue = { (connection: Connection) in connection.holding.since.milliseconds(until: now) >= maxMilliseconds }
+        let overdue = connections.filter(isOverdue)
+        connections.removeAll(where: isOverdue)
+        return overdue
+    }
+
+    /// The connections whose games are all settled once the store settled every ticket through `ticket`,
+    /// no longer held (a hold ended elsewhere, by a goodbye, is dropped).
+    mutating func takeSettled(through ticket: UInt64) -> [Connection] {
+        var settled: [Connection] = []
+        connections.removeAll { connection in
+            guard let until = connection.holding.untilTicket else { return true }
+            guard until <= ticket else { return false }
+            settled.append(connection)
+            return true
+        }
+        return settled
+    }
 }

@@ -17,77 +17,13 @@ final class StoreGateway: @unchecked Sendable {
     /// of every game must not freeze with it.
     static let maxHoldMilliseconds: Int64 = 2000
 
-    /// What comes back to the loop from work done elsewhere.
-    enum Answer {
-        /// A history question's answer, encoded off the loop, for ticket `ticket`.
-        case query(ticket: Int, answer: ServerMessage, bytes: [UInt8], lines: Int)
-        /// A name check's word.
-        case name(ticket: Int, NameCheckResult)
-        /// The store failed, recovered, or committed games.
-        case report(StorageEvent)
-        /// A lookup that waited for a claim of a look-alike name (on any loop) is checked now.
-        case recheck(NameLookup)
-    }
-
-    /// What the gateway has to do at a deadline (`LoopDeadline.store`).
-    enum Due {
-        /// The work of this ticket had its time: the client is told `storage_timeout`, unless answered.
-        case answerOverdue(ticket: Int)
-        /// A password check's delay is over: it goes to the hashing pool.
-        case nameDelayOver(ticket: Int)
-        /// Holds older than `maxHoldMilliseconds` are released.
-        case holdCheck
-        /// The failures the alarm held back are due to be written.
-        case alarm
-    }
-
-    /// Which storage work is about to touch the disk, for `storageStep`.
-    enum StorageWork {
-        /// A query on the storage queue.
-        case query
-        /// A claim's insert, on the hashing pool.
-        case claim
-    }
-
-    /// What a piece of storage work answers when it comes back.
-    enum Pending {
-        case query(request: RequestID?, connection: ConnectionID)
-        /// A name check; with the skeleton of the name it may claim, if it may claim one.
-        case name(NameLookup, claiming: String?)
-    }
-
-    /// What every loop's gateway shares: the store, its one queue for questions, the hashing pool.
-    final class Shared: Sendable {
-        let store: any PairsStore
-        let worker: (queue: DispatchQueue, step: @Sendable (StorageWork) -> Void)
-        let nameChecks: NameCheckPool
-        let deadlineMilliseconds: Int64
-        /// Name checks waiting, in the order they came, for a claim of a look-alike name to be decided (by
-        /// the claimed name's skeleton), with the loop each came from: so a claim and a `hello` for the same
-        /// name are answered in the order they came, on whichever loops, and only those wait.
-        let claimsInFlight = PthreadLocked<[String: [(lookup: NameLookup, loop: Int)]]>([:])
-
-        init(store: any PairsStore, configuration: ServerConfiguration, storageStep: @escaping @Sendable (StorageWork) -> Void) {
-            self.store = store
-            worker = (DispatchQueue(label: "pairs.storage"), storageStep)
-            nameChecks = NameCheckPool(workers: configuration.nameCheckWorkers, queueLimit: configuration.nameCheckQueueLimit)
-            deadlineMilliseconds = configuration.storageDeadlineMilliseconds
-        }
-    }
-
     unowned(unsafe) let loop: ConnectionLoop
-    let store: any PairsStore
-    /// Runs the store's queries, one at a time, in order; with the step each runs first (nothing in a real
-    /// server; a test stalls it to play a frozen disk on the real server path).
-    private let worker: (queue: DispatchQueue, step: @Sendable (StorageWork) -> Void)
-    /// Hashes passwords (claims and verifications), apart from the storage queue, so guessing delays no query.
-    let nameChecks: NameCheckPool
+    /// The store, its queue and the hashing pool, which every loop's gateway uses.
+    let shared: Shared
     /// Storage work not yet answered, by ticket: the client gets whichever comes first, the store's answer
     /// or `storage_timeout` at the deadline.
     private(set) var tickets: StorageTickets
-    /// Name checks waiting for a claim, shared by every loop's gateway (`Shared.claimsInFlight`).
-    private let claimsInFlight: PthreadLocked<[String: [(lookup: NameLookup, loop: Int)]]>
-    /// Connections whose output is held until the store settles a game (`Connection.heldUntil`).
+    /// Connections whose output is held until the store settles a game (`Connection.holding.untilTicket`).
     private var held = HeldOutput()
     /// What the log says of the store's failures, rate-limited.
     private var alarm = StorageAlarm()
@@ -96,16 +32,15 @@ final class StoreGateway: @unchecked Sendable {
 
     init(loop: ConnectionLoop, shared: Shared) {
         self.loop = loop
-        store = shared.store
-        worker = shared.worker
-        nameChecks = shared.nameChecks
+        self.shared = shared
         tickets = StorageTickets(deadlineMilliseconds: shared.deadlineMilliseconds)
-        claimsInFlight = shared.claimsInFlight
     }
+
+    var store: any PairsStore { shared.store }
 
     /// Stops holding `connection`'s output, which is released by its mover (the connection leaves the loop).
     func forget(_ connection: Connection) {
-        held.connections.removeAll { $0 === connection }
+        held.forget(connection)
     }
 
     /// Commits what the writer holds, blocking: before a goodbye that must carry a held state, and at exit.
@@ -135,41 +70,15 @@ final class StoreGateway: @unchecked Sendable {
         commits.submitted(ticket, at: now)
         for id in recipients {
             guard let connection = loop.sockets.open[id], connection.isOpen else { continue }
-            if connection.heldUntil == nil {
-                held.connections.append(connection)
-                connection.heldSince = now
-            }
-            connection.heldUntil = ticket
+            held.hold(connection, until: ticket, at: now)
         }
         scheduleHoldCheck(at: now)
     }
 
     /// Releases, `maxHoldMilliseconds` after they began, the holds the store has not settled by then.
     private func scheduleHoldCheck(at now: Moment) {
-        guard !held.checkScheduled, let oldest = held.connections.first else { return }
-        held.checkScheduled = true
-        loop.add(.store(.holdCheck), at: max(now, oldest.heldSince.adding(milliseconds: Self.maxHoldMilliseconds)))
-    }
-
-    private func releaseOverdueHolds(at now: Moment) {
-        held.checkScheduled = false
-        let isOverdue = { (connection: Connection) in connection.heldSince.milliseconds(until: now) >= Self.maxHoldMilliseconds }
-        let overdue = held.connections.filter(isOverdue)
-        held.connections.removeAll(where: isOverdue)
-        overdue.forEach(loop.sockets.releaseHeld)
-        scheduleHoldCheck(at: now)
-    }
-
-    /// Sends what was held for games the store has now settled (committed, or lost to a failure it logs).
-    private func releaseHolds(settledThrough ticket: UInt64) {
-        guard !held.connections.isEmpty else { return }
-        var stillHeld: [Connection] = []
-        for connection in held.connections {
-            guard let until = connection.heldUntil else { continue }
-            if until > ticket { stillHeld.append(connection); continue }
-            loop.sockets.releaseHeld(connection)
-        }
-        held.connections = stillHeld
+        guard let moment = held.checkToSchedule(at: now, maxMilliseconds: Self.maxHoldMilliseconds) else { return }
+        loop.add(.store(.holdCheck), at: moment)
     }
 
     // MARK: Answers and deadlines
@@ -221,7 +130,8 @@ final class StoreGateway: @unchecked Sendable {
             guard case .name(let lookup, _)? = tickets.pending(ticket), let password = lookup.password else { return }
             hash(lookup, password: password, ticket: ticket)
         case .holdCheck:
-            releaseOverdueHolds(at: now)
+            held.takeOverdue(at: now, maxMilliseconds: Self.maxHoldMilliseconds).forEach(loop.sockets.releaseHeld)
+            scheduleHoldCheck(at: now)
         case .alarm:
             alarm.isWriteScheduled = false
             if let line = alarm.heldLine(at: now) { loop.log.write(line.level, line.event) }
@@ -239,7 +149,8 @@ final class StoreGateway: @unchecked Sendable {
             for line in alarm.recovered(failures: failures, gamesLost: gamesLost, at: now) { loop.log.write(line.level, line.event) }
         case .settled(let ticket):
             commits.settled(through: ticket, at: now)
-            return releaseHolds(settledThrough: ticket)
+            // Sends what was held for games the store has now settled (committed, or lost to a failure it logs).
+            return held.takeSettled(through: ticket).forEach(loop.sockets.releaseHeld)
         }
         scheduleHeldStorageFailures(at: now)
     }
@@ -265,8 +176,8 @@ final class StoreGateway: @unchecked Sendable {
     func answer(_ query: StorageQuery, request: RequestID?, to id: ConnectionID) {
         loop.assertOnQueue()
         let ticket = awaitStorage(.query(request: request, connection: id), afterMilliseconds: 0)
-        let (store, step, loop) = (store, worker.step, loop)
-        worker.queue.async {
+        let (store, step, loop) = (store, shared.worker.step, loop)
+        shared.worker.queue.async {
             step(.query)
             // Games that ended before the question was asked are committed first, so the answer has them
             // all: a client that saw a game end finds it in the history at once.
@@ -285,7 +196,7 @@ final class StoreGateway: @unchecked Sendable {
         loop.assertOnQueue()
         let skeleton = NameSkeleton.of(lookup.name)
         let index = loop.index
-        let waits = claimsInFlight.withLock { claims in
+        let waits = shared.claimsInFlight.withLock { claims in
             guard claims[skeleton] != nil else { return false }
             claims[skeleton]?.append((lookup, index))
             return true
@@ -304,7 +215,7 @@ final class StoreGateway: @unchecked Sendable {
         }
         // A name not claimed yet may be claimed by this: until it is known, its look-alikes wait in line.
         let claiming = store.isClaimed(lookup.name) ? nil : skeleton
-        if let claiming { claimsInFlight.withLock { $0[claiming] = [] } }
+        if let claiming { shared.claimsInFlight.withLock { $0[claiming] = [] } }
         let ticket = awaitStorage(.name(lookup, claiming: claiming), afterMilliseconds: lookup.delayMilliseconds)
         guard lookup.delayMilliseconds > 0 else { return hash(lookup, password: password, ticket: ticket) }
         loop.add(.store(.nameDelayOver(ticket: ticket)), at: loop.clock.now().adding(milliseconds: lookup.delayMilliseconds))
@@ -312,8 +223,8 @@ final class StoreGateway: @unchecked Sendable {
 
     /// Hands a claim or a verification to the hashing pool; `busy` at once when its queue is full.
     private func hash(_ lookup: NameLookup, password: String, ticket: Int) {
-        let (store, step, loop) = (store, worker.step, loop)
-        let accepted = nameChecks.submit {
+        let (store, step, loop) = (store, shared.worker.step, loop)
+        let accepted = shared.nameChecks.submit {
             // Only a new claim writes to the disk; a verification reads the hash from memory.
             if !store.isClaimed(lookup.name) { step(.claim) }
             let result = StoreAnswers.claimOrVerify(lookup.name, password: password, in: store)
@@ -328,7 +239,7 @@ final class StoreGateway: @unchecked Sendable {
         guard case .name(let lookup, let claiming)? = tickets.settle(ticket) else { return }
         loop.lobby.nameChecked(lookup, result, at: loop.clock.now())
         if let claiming {
-            let waiting = claimsInFlight.withLock { $0.removeValue(forKey: claiming) } ?? []
+            let waiting = shared.claimsInFlight.withLock { $0.removeValue(forKey: claiming) } ?? []
             for (lookup, index) in waiting {
                 if index == loop.index { check(lookup) } else { loop.group.loops[index].enqueue(.stored(.recheck(lookup))) }
             }

@@ -6,14 +6,28 @@ import PairsRules
 
 /// Moving connections between loops: what the lobby hands to another loop's lobby leaves this loop's epoll
 /// set with its queued output and unread input, and arrives at the other loop's, in order.
-extension LoopSockets {
+///
+/// Part of its loop's sockets, confined to the loop's queue as they are.
+final class LoopMoves {
+    /// The sockets these moves are part of, which own them (unowned for the reason `LoopSockets.loop` is).
+    unowned(unsafe) let sockets: LoopSockets
+    /// Connections the lobby handed to other loops' lobbies, to be moved once the input is settled.
+    private var moving: [HandOff] = []
+
+    init(sockets: LoopSockets) {
+        self.sockets = sockets
+    }
+
+    private var lobby: Lobby { sockets.loop.lobby }
+    private var loop: ConnectionLoop { sockets.loop }
+
     /// Notes the connections the lobby just handed to other loops: their later input waits for the lobby
     /// there. Checked after every input the lobby is given, so no line of a mover is handled here after its
     /// hand-off.
     func takeHandOffs() {
         guard lobby.hasHandOffs else { return }
         for handOff in lobby.takeHandOffs() {
-            open[handOff.connection]?.isMoving = true
+            sockets.open[handOff.connection]?.isMoving = true
             moving.append(handOff)
         }
     }
@@ -28,19 +42,19 @@ extension LoopSockets {
         moving = []
         for handOff in handOffs {
             let destination = loop.group.loops[handOff.shard]
-            guard let connection = open[handOff.connection], connection.isOpen else {
-                open[handOff.connection]?.isMoving = false
+            guard let connection = sockets.open[handOff.connection], connection.isOpen else {
+                sockets.open[handOff.connection]?.isMoving = false
                 destination.enqueue(.connectionMovingIn(.init(handOff: handOff, connection: nil, cause: .closedByPeer)))
                 continue
             }
-            if connection.heldUntil != nil {
+            if connection.holding.untilTicket != nil {
                 // A game's end is held until the store keeps it: rare for a mover, so kept simple, by waiting.
                 loop.gateway?.flushStore()
                 loop.gateway?.forget(connection)
-                releaseHeld(connection)
+                sockets.releaseHeld(connection)
             }
             loop.web.forget(connection)
-            open.moveOut(connection, to: handOff.shard)
+            sockets.open.moveOut(connection, to: handOff.shard)
             destination.enqueue(.connectionMovingIn(.init(handOff: handOff, connection: connection, cause: .closedByPeer)))
         }
     }
@@ -50,18 +64,18 @@ extension LoopSockets {
     func moveIn(_ move: ConnectionLoop.Move, at now: Moment) {
         guard let connection = move.connection else {
             lobby.receive(move.handOff, at: now)
-            performLobbyActions()
+            sockets.performLobbyActions()
             lobby.disconnect(move.handOff.connection, because: move.cause, at: now)
-            return performLobbyActions()
+            return sockets.performLobbyActions()
         }
         connection.isMoving = false
-        open.add(connection)
-        guard connection.move(to: events.poller) else {
+        sockets.open.add(connection)
+        guard connection.move(to: sockets.events.poller) else {
             lobby.receive(move.handOff, at: now)
-            return drop(connection, because: .socketError(errno, whileWriting: false))
+            return sockets.drop(connection, because: .socketError(errno, whileWriting: false))
         }
         lobby.receive(move.handOff, at: now)
-        performLobbyActions()
+        sockets.performLobbyActions()
         takeHandOffs()
         while !connection.isMoving, connection.isOpen, !connection.unread.isEmpty {
             handle(unread: connection.unread.removeFirst(), from: connection, at: now)
@@ -69,16 +83,15 @@ extension LoopSockets {
     }
 
     /// One input of a line connection or a WebSocket, carried out with everything the lobby says to it.
-    /// One input of a line connection or a WebSocket, carried out with everything the lobby says to it.
     /// Input a connection sent while it was moving, handled as it would have been when it came.
     func handle(unread input: Connection.UnreadInput, from connection: Connection, at now: Moment) {
         switch input {
-        case .message(let bytes): bytes.withUnsafeBytes { handle(.message($0), from: connection, at: now) }
-        case .ping(let bytes): bytes.withUnsafeBytes { handle(.ping($0), from: connection, at: now) }
-        case .tooLong: handle(.tooLong, from: connection, at: now)
-        case .frame: handle(.frame, from: connection, at: now)
-        case .close(let code): handle(.close(code), from: connection, at: now)
-        case .failure(let error): handle(.failure(error), from: connection, at: now)
+        case .message(let bytes): bytes.withUnsafeBytes { sockets.handle(.message($0), from: connection, at: now) }
+        case .ping(let bytes): bytes.withUnsafeBytes { sockets.handle(.ping($0), from: connection, at: now) }
+        case .tooLong: sockets.handle(.tooLong, from: connection, at: now)
+        case .frame: sockets.handle(.frame, from: connection, at: now)
+        case .close(let code): sockets.handle(.close(code), from: connection, at: now)
+        case .failure(let error): sockets.handle(.failure(error), from: connection, at: now)
         }
     }
 }
