@@ -42,6 +42,26 @@ private func isJoined(_ message: ServerMessage) -> Bool {
     if case .joined = message { true } else { false }
 }
 
+/// The next two connections, greeted, playing a game in room `r` (on the first one's loop).
+private func twoPlaying(on server: Server) throws -> (first: TestClient, second: TestClient) {
+    let (first, _) = try greeted(server)
+    let (second, _) = try greeted(server)
+    try first.join("r")
+    try second.join("r")
+    _ = try first.waitForState { $0.state.phase == .playing }
+    return (first, second)
+}
+
+/// Two playing in room `r`, then the second player's connection reset: its seat is held. Returns the
+/// first player and the second's resume token.
+private func secondPlayerDropped(on server: Server) throws -> (first: TestClient, token: String) {
+    let (first, second) = try twoPlaying(on: server)
+    let token = try #require(second.token)
+    second.reset()
+    _ = try first.waitForState { $0.state.event == StateEvent(.disconnect(.second)) }
+    return (first, token)
+}
+
 @Suite("Rooms on several event loops", .ownThread)
 struct LoopTests {
     @Test("the last seat of a room, raced for from two other loops at once, goes to exactly one of them; the other is told room_full")
@@ -74,14 +94,7 @@ struct LoopTests {
     func resumeOnAnotherLoop() throws {
         let server = try pinnedServer([0, 0, 2]) { $0.lobby.graceSeconds = 30 }
         defer { server.stop() }
-        let (first, _) = try greeted(server)
-        let (second, _) = try greeted(server)
-        try first.join("r")
-        try second.join("r")
-        _ = try first.waitForState { $0.state.phase == .playing }
-        let token = try #require(second.token)
-        second.reset()
-        _ = try first.waitForState { $0.state.event == StateEvent(.disconnect(.second)) }
+        let (first, token) = try secondPlayerDropped(on: server)
         let (back, session) = try greeted(server)
         #expect(loop(holding: session, on: server) == 2)
         back.send(#"{"type":"resume","token":"\#(token)","id":1}"#)
@@ -100,11 +113,7 @@ struct LoopTests {
     func spectatorOnAnotherLoop() throws {
         let server = try pinnedServer([1, 1, 2])
         defer { server.stop() }
-        let (first, _) = try greeted(server)
-        let (second, _) = try greeted(server)
-        try first.join("r")
-        try second.join("r")
-        _ = try first.waitForState { $0.state.phase == .playing }
+        let (first, second) = try twoPlaying(on: server)
         let (spectator, session) = try greeted(server)
         spectator.send(#"{"type":"watch","room":"r","id":9}"#)
         let joined = try spectator.waitFor("joined", isJoined)
@@ -113,6 +122,8 @@ struct LoopTests {
         first.send("flip 1")
         let flip = try spectator.waitForState { $0.state.event == StateEvent(.flip(.first, card: 1)) }
         #expect(flip.spectators == 1)
+        // The second player was seated throughout (and kept connected until here).
+        #expect(second.token != nil && flip.state.players[1]?.connected == true)
     }
 
     @Test("two people asking for a quick match on different loops are paired in one room")
@@ -203,14 +214,7 @@ struct LoopTests {
         let clock = ManualClock()
         let server = try pinnedServer([0, 0, 1], clock: clock) { $0.lobby.graceSeconds = 5 }
         defer { server.stop() }
-        let (first, _) = try greeted(server)
-        let (second, _) = try greeted(server)
-        try first.join("r")
-        try second.join("r")
-        _ = try first.waitForState { $0.state.phase == .playing }
-        let token = try #require(second.token)
-        second.reset()
-        _ = try first.waitForState { $0.state.event == StateEvent(.disconnect(.second)) }
+        let (first, token) = try secondPlayerDropped(on: server)
         let (back, _) = try greeted(server)
         // The room's loop is held while the resume is handed to it and the grace runs out: both wait on its queue.
         let roomLoop = server.group.loops[0]
