@@ -15,8 +15,11 @@ let package = Package(
     targets: [
         // The rules of the game as a pure state machine: no I/O, no clock, no randomness of its own.
         .target(name: "PairsRules"),
+        // What a finished game leaves (its players' results, a name's totals): one record for the store that
+        // keeps it and the wire that carries it.
+        .target(name: "PairsRecords"),
         // The wire: messages, the JSON codec, text commands and line framing. Knows bytes, not sockets.
-        .target(name: "PairsWire", dependencies: ["PairsRules"]),
+        .target(name: "PairsWire", dependencies: ["PairsRules", "PairsRecords"]),
         // <sys/epoll.h>, which the toolchain's Glibc module leaves out. A header only: glibc has the code.
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         // Many sockets in one epoll set behind one Dispatch source: the server's and the load client's
@@ -29,7 +32,7 @@ let package = Package(
         // the rooms' queue. Knows nothing of sockets, the wire or the rules' internals.
         // <libpq-fe.h> (libpq-dev), for the PostgreSQL store: with the Cluster trait only.
         .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq"),
-        .target(name: "PairsStorage", dependencies: ["CSQLite", "CCrypt", .target(name: "CPostgres", condition: .when(traits: ["Cluster"]))]),
+        .target(name: "PairsStorage", dependencies: ["CSQLite", "CCrypt", "PairsRecords", .target(name: "CPostgres", condition: .when(traits: ["Cluster"]))]),
         // Tournaments as pure code: Swiss and arena pairing, scores and tie-breaks, and a director per
         // tournament that says which games to start and when; reads no clock, like the lobby.
         .target(name: "PairsTournament", dependencies: ["PairsRules"]),
@@ -64,7 +67,7 @@ let package = Package(
         .testTarget(name: "PairsRulesTests", dependencies: ["PairsRules", "PairsWire", "PairsTestSupport"]),
         .testTarget(name: "PairsBotsTests", dependencies: ["PairsBots", "PairsRules"]),
         .testTarget(name: "PairsPollingTests", dependencies: ["PairsPolling", "PairsRules", "PairsTestSupport"]),
-        .testTarget(name: "PairsStorageTests", dependencies: ["PairsStorage", "CSQLite", "PairsTestSupport"]),
+        .testTarget(name: "PairsStorageTests", dependencies: ["PairsStorage", "PairsRecords", "CSQLite", "PairsTestSupport"]),
         .testTarget(name: "PairsWireTests", dependencies: ["PairsWire", "PairsRules", "PairsTestSupport"]),
         .testTarget(name: "PairsWebTests", dependencies: ["PairsWeb", "PairsRules", "PairsTestSupport"]),
         .testTarget(name: "PairsTournamentTests", dependencies: ["PairsTournament", "PairsRules"]),

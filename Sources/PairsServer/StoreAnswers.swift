@@ -32,8 +32,7 @@ enum StoreAnswers {
                 return .leaderboard(Leaderboard(variant: variant, places: .rated(places), id: request))
             case .profile(let name):
                 guard let profile = try store.profile(name: name) else {
-                    let none = PlayerProfile.Totals(games: 0, wins: 0, losses: 0, draws: 0, soloPlayed: 0, soloCleared: 0)
-                    return .profile(PlayerProfile(name: name, claimed: false, ratings: [], solo: [], totals: none, games: [], id: request))
+                    return .profile(PlayerProfile(name: name, claimed: false, ratings: [], solo: [], totals: .none, games: [], id: request))
                 }
                 let ratings = profile.ratings.compactMap { record in
                     RulesJSON.variant(ofLadder: record.ladder).map { OnLadder(variant: $0, standing: StoredGames.standing(record)) }
@@ -41,12 +40,9 @@ enum StoreAnswers {
                 let solo = profile.solo.compactMap { record in
                     RulesJSON.variant(ofLadder: record.ladder).map { OnLadder(variant: $0, standing: StoredGames.standing(record)) }
                 }
-                let totals = PlayerProfile.Totals(
-                    games: profile.totals.games, wins: profile.totals.wins, losses: profile.totals.losses,
-                    draws: profile.totals.draws, soloPlayed: profile.totals.soloPlayed, soloCleared: profile.totals.soloCleared)
                 let games = profile.lastGames.compactMap { StoredGames.summary(id: $0.id, of: $0.summary, flips: $0.flips) }
                 return .profile(PlayerProfile(name: profile.name, claimed: profile.isClaimed, ratings: ratings, solo: solo,
-                                              totals: totals, games: games, id: request))
+                                              totals: profile.totals, games: games, id: request))
             }
         } catch {
             return .error(RequestError(.noStorage, "the history cannot be read right now: \(error)", id: request))

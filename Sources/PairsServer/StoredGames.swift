@@ -12,7 +12,7 @@ enum StoredGames {
         let summary = GameSummary(
             room: game.room,
             rules: StoredRules(json: RulesJSON.text(of: game.rules), ladder: RulesJSON.ladder(of: game.rules.variant)),
-            players: game.players.map { PlayerRecord(name: $0.name, claimed: $0.claimed, score: $0.score) },
+            players: game.players,
             outcome: outcome(of: game.outcome, seats: game.players.count),
             ending: ending(of: game.end),
             started: wallClock(game.started), ended: wallClock(game.ended), rated: game.isRated)
@@ -88,7 +88,7 @@ enum StoredGames {
         }
         return FinishedGameSummary(
             game: id.rawValue, room: summary.room, rules: rules,
-            players: summary.players.map { FinishedPlayer(name: $0.name, claimed: $0.claimed, score: $0.score) },
+            players: summary.players,
             winner: winner, end: end, started: seconds(summary.started), ended: seconds(summary.ended), flips: flips,
             rated: summary.rated)
     }

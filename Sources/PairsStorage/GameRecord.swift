@@ -1,3 +1,5 @@
+import PairsRecords
+
 /// A finished game as the store keeps it: what history shows, plus the deal and every move for a replay.
 ///
 /// Built by the caller when a game ends and handed to `GameStore.record(_:)`; read back by
@@ -29,7 +31,7 @@ public struct GameSummary: Sendable, Hashable {
     /// The rule set the game was played with.
     public var rules: StoredRules
     /// One entry per seat, seat 0 first: one for a solo game, two otherwise.
-    public var players: [PlayerRecord]
+    public var players: [FinishedPlayer]
     /// Who won.
     public var outcome: GameOutcome
     /// How it ended.
@@ -43,7 +45,7 @@ public struct GameSummary: Sendable, Hashable {
     public var rated: Bool
 
     public init(
-        room: String, rules: StoredRules, players: [PlayerRecord], outcome: GameOutcome, ending: GameEnding,
+        room: String, rules: StoredRules, players: [FinishedPlayer], outcome: GameOutcome, ending: GameEnding,
         started: WallClockTime, ended: WallClockTime, rated: Bool
     ) {
         self.room = room
@@ -71,22 +73,6 @@ public struct StoredRules: Sendable, Hashable {
     public init(json: String, ladder: String) {
         self.json = json
         self.ladder = ladder
-    }
-}
-
-/// One seat of a finished game.
-public struct PlayerRecord: Sendable, Hashable {
-    /// The name the room knew the player by.
-    public var name: String
-    /// Whether the player proved the name with its password.
-    public var claimed: Bool
-    /// The final score (negative scores exist with Matchismo scoring).
-    public var score: Int
-
-    public init(name: String, claimed: Bool, score: Int) {
-        self.name = name
-        self.claimed = claimed
-        self.score = score
     }
 }
 

@@ -1,3 +1,5 @@
+import PairsRecords
+
 /// History and replays: finished games read back.
 extension GameStore {
     /// How many games, or leaderboard rows, one query returns at most: a screenful up to a page.
@@ -36,7 +38,7 @@ extension GameStore {
         let found = try read { connection throws(SQLiteError) in
             guard let row = try connection.rows(
                 "SELECT \(GameRow.columns) FROM games g WHERE g.id = ?1", binding: [.integer(id.rawValue)], GameRow.init
-            ).first else { return nil as (GameRow, [PlayerRecord], [String], [MoveRow])? }
+            ).first else { return nil as (GameRow, [FinishedPlayer], [String], [MoveRow])? }
             let deal = try connection.rows(
                 "SELECT value FROM json_each((SELECT deal FROM games WHERE id = ?1)) ORDER BY key",
                 binding: [.integer(id.rawValue)]
@@ -75,10 +77,10 @@ extension GameStore {
     }
 
     /// The players of game `id`, seat 0 first.
-    static func players(of id: Int64, on connection: SQLiteConnection) throws(SQLiteError) -> [PlayerRecord] {
+    static func players(of id: Int64, on connection: SQLiteConnection) throws(SQLiteError) -> [FinishedPlayer] {
         try connection.rows(
             "SELECT name, claimed, score FROM players WHERE game_id = ?1 ORDER BY seat", binding: [.integer(id)]
-        ) { row in PlayerRecord(name: row.text(at: 0), claimed: row.int(at: 1) != 0, score: row.int(at: 2)) }
+        ) { row in FinishedPlayer(name: row.text(at: 0), claimed: row.int(at: 1) != 0, score: row.int(at: 2)) }
     }
 }
 
@@ -113,7 +115,7 @@ struct GameRow: Sendable {
     }
 
     /// The summary the row stores, or `damagedGame` when a code is one no version wrote.
-    func summary(players: [PlayerRecord]) throws(StoreError) -> GameSummary {
+    func summary(players: [FinishedPlayer]) throws(StoreError) -> GameSummary {
         guard let outcome = GameOutcome(code: outcome, winner: winner), let ending = GameEnding(code: ending) else {
             throw .damagedGame(GameID(id))
         }

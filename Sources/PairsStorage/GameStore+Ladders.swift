@@ -1,3 +1,5 @@
+import PairsRecords
+
 /// Leaderboards and profiles.
 extension GameStore {
     /// The best ratings on `ladder`, highest first; among equal ratings the surer one (smaller deviation)

@@ -1,3 +1,5 @@
+import PairsRecords
+
 /// A name's standing on a rated ladder (games of two seats).
 public struct RatingRecord: Sendable, Hashable {
     public var ladder: String
@@ -56,16 +58,6 @@ public struct Profile: Sendable, Hashable {
     /// The most recent games, newest first.
     public var lastGames: [HistoryEntry]
 
-    /// Games counted over every stored game under a name.
-    public struct Totals: Sendable, Hashable {
-        /// Games of two seats.
-        public var games: Int
-        public var wins: Int
-        public var losses: Int
-        public var draws: Int
-        /// Solo games.
-        public var soloPlayed: Int
-        /// Solo games cleared.
-        public var soloCleared: Int
-    }
+    /// Games counted over every stored game under a name: the record `profile` carries.
+    public typealias Totals = PlayerTotals
 }

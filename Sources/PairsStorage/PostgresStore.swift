@@ -1,4 +1,5 @@
 #if Cluster
+import PairsRecords
 import Dispatch
 import Synchronization
 
@@ -183,7 +184,7 @@ public final class PostgresStore: PairsStore {
         let found = try read { connection throws(PostgresError) in
             guard let row = try connection.rows(
                 "SELECT \(GameRow.columns) FROM games g WHERE g.id = $1", binding: [.integer(id.rawValue)], GameRow.init
-            ).first else { return nil as (GameRow, [PlayerRecord], [String], [MoveRow])? }
+            ).first else { return nil as (GameRow, [FinishedPlayer], [String], [MoveRow])? }
             let deal = try connection.rows("""
                 SELECT face FROM json_array_elements_text((SELECT deal FROM games WHERE id = $1)) WITH ORDINALITY AS t(face, n)
                 ORDER BY n
@@ -203,9 +204,9 @@ public final class PostgresStore: PairsStore {
         return StoredGame(id: id, record: GameRecord(summary: try row.summary(players: players), deal: deal, moves: moves))
     }
 
-    static func players(of id: Int64, on connection: PostgresConnection) throws(PostgresError) -> [PlayerRecord] {
+    static func players(of id: Int64, on connection: PostgresConnection) throws(PostgresError) -> [FinishedPlayer] {
         try connection.rows("SELECT name, claimed, score FROM players WHERE game_id = $1 ORDER BY seat", binding: [.integer(id)]) { row in
-            PlayerRecord(name: row.text(at: 0), claimed: row.bool(at: 1), score: row.int(at: 2))
+            FinishedPlayer(name: row.text(at: 0), claimed: row.bool(at: 1), score: row.int(at: 2))
         }
     }
 

@@ -1,3 +1,4 @@
+import PairsRecords
 import PairsRules
 
 /// A name's place on a rated ladder: Glicko-2's rating and deviation, rounded, and the games behind them.
@@ -102,23 +103,8 @@ public struct Leaderboard: Sendable, Hashable {
 
 /// The answer to `profile`: a name's standings on every ladder it played, its totals and its last games.
 public struct PlayerProfile: Sendable, Hashable {
-    public struct Totals: Sendable, Hashable {
-        public var games: Int
-        public var wins: Int
-        public var losses: Int
-        public var draws: Int
-        public var soloPlayed: Int
-        public var soloCleared: Int
-
-        public init(games: Int, wins: Int, losses: Int, draws: Int, soloPlayed: Int, soloCleared: Int) {
-            self.games = games
-            self.wins = wins
-            self.losses = losses
-            self.draws = draws
-            self.soloPlayed = soloPlayed
-            self.soloCleared = soloCleared
-        }
-    }
+    /// A name's totals (`PairsRecords.PlayerTotals`), as the store counts them.
+    public typealias Totals = PlayerTotals
 
     public var name: String
     /// Whether the name belongs to someone (was claimed with a password).

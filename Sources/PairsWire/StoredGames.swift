@@ -1,3 +1,4 @@
+import PairsRecords
 import PairsRules
 
 /// How a finished game came to its end, as `history` and `replay` tell it.
@@ -12,19 +13,8 @@ public enum GameEnd: Sendable, Hashable {
     case exhausted
 }
 
-/// A seat of a finished game: the name the room knew, whether that name was claimed (proved with its
-/// password), and the final score.
-public struct FinishedPlayer: Sendable, Hashable {
-    public var name: String
-    public var claimed: Bool
-    public var score: Int
-
-    public init(name: String, claimed: Bool, score: Int) {
-        self.name = name
-        self.claimed = claimed
-        self.score = score
-    }
-}
+/// A seat of a finished game (`PairsRecords`), named here too so that a client of the wire needs no other import.
+public typealias FinishedPlayer = PairsRecords.FinishedPlayer
 
 /// A finished game as `history` lists it: who played by which rules, how it ended, and when.
 public struct FinishedGameSummary: Sendable, Hashable {

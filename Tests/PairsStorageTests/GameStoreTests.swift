@@ -1,4 +1,5 @@
 import Foundation
+import PairsRecords
 @testable import PairsStorage
 import PairsTestSupport
 import Testing
@@ -129,7 +130,7 @@ func contradictoryRecordsAreRefused(_ backEnd: BackEnd) throws {
         #expect(throws: expected) { try store.record(game) }
     }
     refused(.seatCount(0)) { $0.summary.players = [] }
-    refused(.seatCount(3)) { $0.summary.players += [PlayerRecord(name: "carol", claimed: false, score: 0)] }
+    refused(.seatCount(3)) { $0.summary.players += [FinishedPlayer(name: "carol", claimed: false, score: 0)] }
     refused(.outcomeDoesNotFitSeats) { $0.summary.outcome = .soloCleared }
     refused(.outcomeDoesNotFitSeats) { $0.summary.outcome = .won(seat: 2) }
     refused(.ratedWithUnclaimedName(seat: 0)) { $0.summary.rated = true }

@@ -1,4 +1,5 @@
 import Foundation
+import PairsRecords
 @testable import PairsStorage
 import PairsTestSupport
 import Synchronization
@@ -86,7 +87,7 @@ func sampleTwoSeatGame(
     ]
     let summary = GameSummary(
         room: room, rules: classicRules,
-        players: [PlayerRecord(name: names.0, claimed: claimed, score: 1), PlayerRecord(name: names.1, claimed: claimed, score: 0)],
+        players: [FinishedPlayer(name: names.0, claimed: claimed, score: 1), FinishedPlayer(name: names.1, claimed: claimed, score: 0)],
         outcome: outcome, ending: .forfeit(.left),
         started: WallClockTime(unixMilliseconds: started), ended: WallClockTime(unixMilliseconds: started + 40_000),
         rated: rated)
@@ -100,7 +101,7 @@ func sampleSoloGame(name: String, cleared: Bool, flips: Int, milliseconds: Int64
         GameMove(milliseconds: milliseconds * Int64(index + 1) / Int64(flips), action: .flip(seat: 0, card: index % deal.count))
     }
     let summary = GameSummary(
-        room: "solo-\(name)", rules: soloRules, players: [PlayerRecord(name: name, claimed: true, score: cleared ? 4 : 2)],
+        room: "solo-\(name)", rules: soloRules, players: [FinishedPlayer(name: name, claimed: true, score: cleared ? 4 : 2)],
         outcome: cleared ? .soloCleared : .soloLost, ending: cleared ? .cleared : .timeUp,
         started: WallClockTime(unixMilliseconds: sampleStart),
         ended: WallClockTime(unixMilliseconds: sampleStart + milliseconds), rated: true)
