@@ -51,11 +51,8 @@ final class Connection: @unchecked Sendable {
     var webSocketHost: String?
     /// Output held back: until the store settles a game, or until `stats` answers gathered from every loop come.
     var holding = Holding()
-    /// The lobby handed the connection to another loop's: what it sends now waits in `unread`, in order,
-    /// for the lobby there.
-    var isMoving = false
-    /// Input read but not handled here, because the connection is moving; handled where it arrives.
-    var unread: [UnreadInput] = []
+    /// Whether the connection is on its way to another loop, and the input that waits for it there.
+    var transit = Transit()
 
     /// Output held back, in order, while a game's end waits for the store or a `stats` answer for the loops.
     struct Holding {
@@ -70,6 +67,15 @@ final class Connection: @unchecked Sendable {
         /// `stats` answers awaited from the loops (`LoopGroup.gatherStatistics`), so replies keep the order
         /// of the requests.
         var statisticsAwaited = 0
+    }
+
+    /// A connection between loops.
+    struct Transit {
+        /// The lobby handed the connection to another loop's: what it sends now waits in `unread`, in
+        /// order, for the lobby there.
+        var isMoving = false
+        /// Input read but not handled here, because the connection is moving; handled where it arrives.
+        var unread: [UnreadInput] = []
     }
 
     /// One input of the framing, owning its bytes, kept for the loop a connection moves to.
@@ -93,11 +99,16 @@ final class Connection: @unchecked Sendable {
         }
     }
 
-    /// The server's epoll set, once the connection is in it.
-    private var poller: EventPoller?
-    /// What the epoll set watches the socket for. Room to write is watched only while output is queued,
-    /// since an empty socket buffer is writable nearly always and would be reported in every batch.
-    private var interest: UInt32 = 0
+    /// The epoll set the socket is in, and what it is watched for there.
+    private var watched = Watched()
+
+    private struct Watched {
+        /// The loop's epoll set, once the connection is in it.
+        var poller: EventPoller?
+        /// What the epoll set watches the socket for. Room to write is watched only while output is queued,
+        /// since an empty socket buffer is writable nearly always and would be reported in every batch.
+        var interest: UInt32 = 0
+    }
 
     init(id: ConnectionID, fd: Int32, framing: Framing) {
         self.id = id
@@ -127,17 +138,17 @@ final class Connection: @unchecked Sendable {
 
     /// Puts the socket in the server's epoll set, which reports it by `token`.
     func watch(with poller: EventPoller) -> Bool {
-        self.poller = poller
-        interest = EventPoller.readable
-        return poller.add(fd, token: token, interest: interest)
+        watched.poller = poller
+        watched.interest = EventPoller.readable
+        return poller.add(fd, token: token, interest: watched.interest)
     }
 
     /// Takes the socket out of the epoll set it is in and puts it in `poller`'s, watched for what it was:
     /// the connection moves to another loop.
     func move(to poller: EventPoller) -> Bool {
-        self.poller?.remove(fd)
-        self.poller = poller
-        return poller.add(fd, token: token, interest: interest)
+        watched.poller?.remove(fd)
+        watched.poller = poller
+        return poller.add(fd, token: token, interest: watched.interest)
     }
 
     /// Reads what the socket has, up to the buffer's size.
@@ -163,11 +174,11 @@ final class Connection: @unchecked Sendable {
     /// Stops watching for input: the peer has closed its side, and an end of stream stays readable, so
     /// watching on would report it in every batch.
     func stopReading() {
-        setInterest(interest & ~EventPoller.readable)
+        setInterest(watched.interest & ~EventPoller.readable)
     }
 
     /// Whether the socket is still watched for input.
-    var isReading: Bool { interest & EventPoller.readable != 0 }
+    var isReading: Bool { watched.interest & EventPoller.readable != 0 }
 
     /// Shuts the write side: the peer reads the end of the stream after everything sent.
     func shutdownWriting() {
@@ -179,17 +190,17 @@ final class Connection: @unchecked Sendable {
         if case .closed = lifecycle { return }
         lifecycle = .closed
         output.discardUnsent()
-        poller?.remove(fd)
+        watched.poller?.remove(fd)
         Glibc.close(fd)
     }
 
     private func watch(writable: Bool) {
-        setInterest(writable ? interest | EventPoller.writable : interest & ~EventPoller.writable)
+        setInterest(writable ? watched.interest | EventPoller.writable : watched.interest & ~EventPoller.writable)
     }
 
     private func setInterest(_ wanted: UInt32) {
-        guard wanted != interest, let poller else { return }
-        interest = wanted
+        guard wanted != watched.interest, let poller = watched.poller else { return }
+        watched.interest = wanted
         _ = poller.modify(fd, token: token, interest: wanted)
     }
 }

@@ -27,7 +27,7 @@ final class LoopMoves {
     func takeHandOffs() {
         guard lobby.hasHandOffs else { return }
         for handOff in lobby.takeHandOffs() {
-            sockets.open[handOff.connection]?.isMoving = true
+            sockets.open[handOff.connection]?.transit.isMoving = true
             moving.append(handOff)
         }
     }
@@ -43,7 +43,7 @@ final class LoopMoves {
         for handOff in handOffs {
             let destination = loop.group.loops[handOff.shard]
             guard let connection = sockets.open[handOff.connection], connection.isOpen else {
-                sockets.open[handOff.connection]?.isMoving = false
+                sockets.open[handOff.connection]?.transit.isMoving = false
                 destination.enqueue(.connectionMovingIn(.init(handOff: handOff, connection: nil, cause: .closedByPeer)))
                 continue
             }
@@ -68,7 +68,7 @@ final class LoopMoves {
             lobby.disconnect(move.handOff.connection, because: move.cause, at: now)
             return sockets.performLobbyActions()
         }
-        connection.isMoving = false
+        connection.transit.isMoving = false
         sockets.open.add(connection)
         guard connection.move(to: sockets.events.poller) else {
             lobby.receive(move.handOff, at: now)
@@ -77,8 +77,8 @@ final class LoopMoves {
         lobby.receive(move.handOff, at: now)
         sockets.performLobbyActions()
         takeHandOffs()
-        while !connection.isMoving, connection.isOpen, !connection.unread.isEmpty {
-            handle(unread: connection.unread.removeFirst(), from: connection, at: now)
+        while !connection.transit.isMoving, connection.isOpen, !connection.transit.unread.isEmpty {
+            handle(unread: connection.transit.unread.removeFirst(), from: connection, at: now)
         }
     }
 

@@ -133,7 +133,7 @@ final class LoopSockets {
         // The dialect says which, without copying the framing (and retaining what it holds) to look.
         guard connection.dialect.carriesMessages else { return loop.web.receive(bytes, from: connection, at: now) }
         connection.framing.append(bytes) { input in
-            if connection.isMoving { return connection.unread.append(Connection.UnreadInput(input)) }
+            if connection.transit.isMoving { return connection.transit.unread.append(Connection.UnreadInput(input)) }
             switch connection.lifecycle {
             case .open:
                 handle(input, from: connection, at: now)
