@@ -29,7 +29,6 @@ public final class Server: @unchecked Sendable {
 
     public let configuration: ServerConfiguration
     let group: LoopGroup
-    let log: ServerLog
     /// Where the log's summaries run with several loops, and a shutdown's last steps: off every loop.
     private let logQueue = DispatchQueue(label: "pairs.log")
     /// Where the server listens, once it does; set once by `start`, before anything reads it.
@@ -50,7 +49,6 @@ public final class Server: @unchecked Sendable {
         var lobbyConfiguration = configuration.lobby
         lobbyConfiguration.keepsGames = store != nil
         let log = ServerLog(configuration)
-        self.log = log
         let count = max(1, configuration.loops)
         let startedAt = clock.now()
         let directory = LobbyDirectory(shards: count, configuration: lobbyConfiguration)
@@ -77,6 +75,9 @@ public final class Server: @unchecked Sendable {
             }
         }
     }
+
+    /// The operator's log, which every loop writes (the group holds it).
+    var log: ServerLog { group.log }
 
     /// The first loop, which holds the listening socket.
     var loop: ConnectionLoop { group.loops[0] }
@@ -179,7 +180,6 @@ public final class Server: @unchecked Sendable {
             let current = group.loops[DispatchQueue.getSpecific(key: Self.loopKey) ?? 0]
             return current.statistics(at: current.clock.now())
         }
-        guard group.count > 1 else { return queue.sync { loop.statistics(at: loop.clock.now()) } }
         return group.statistics()
     }
 
