@@ -118,7 +118,7 @@ public final class Server: @unchecked Sendable {
                 }
                 if group.count == 1 {
                     loop.log.startSummaries(on: loop.queue) { [weak self] in
-                        guard let self else { return ServerStatistics() }
+                        guard self != nil else { return ServerStatistics() }
                         return loop.lobby.statistics(at: loop.clock.now())
                     }
                 }

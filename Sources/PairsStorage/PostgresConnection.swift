@@ -4,19 +4,9 @@ import CPostgres
 import Glibc
 #endif
 
-/// A value bound to a parameter of a PostgreSQL statement, sent as text: PostgreSQL parses it as the type
-/// the statement gives the parameter (`$1::bigint`) or the column it meets.
-enum PostgresValue: Sendable, Hashable {
-    case integer(Int64)
-    case real(Double)
-    case text(String)
-    case bool(Bool)
-    case null
-
-    static func int(_ value: Int) -> PostgresValue { .integer(Int64(value)) }
-    static func optionalText(_ value: String?) -> PostgresValue { value.map { .text($0) } ?? .null }
-    static func optionalInt(_ value: Int?) -> PostgresValue { value.map { .int($0) } ?? .null }
-
+/// A value is sent to PostgreSQL as text, which it parses as the type the statement gives the parameter
+/// (`$1::bigint`) or the column it meets.
+extension SQLValue {
     /// The text PostgreSQL parses, or nil for NULL. Swift prints a Double as the shortest text that reads
     /// back as the same Double, so a rating survives the trip exactly.
     var text: String? {
@@ -31,7 +21,7 @@ enum PostgresValue: Sendable, Hashable {
 }
 
 /// One row of a result, read by column index. Values come as text (libpq's text format).
-struct PostgresRow {
+struct PostgresRow: SQLRow {
     fileprivate let result: OpaquePointer
     fileprivate let row: Int32
 
@@ -58,7 +48,7 @@ struct PostgresRow {
 /// Not thread-safe: its owner uses it from one thread at a time. A connection the server dropped (a
 /// restart, a network cut) is opened again before the next statement, so the store recovers by itself
 /// once the database is back.
-final class PostgresConnection {
+final class PostgresConnection: SQLConnection {
     /// How long one attempt to connect may take: a database that answers at all answers in well under a
     /// second, and a server that cannot reach it must say so at start, or fail a batch, soon.
     static let connectTimeoutSeconds = 5
@@ -110,15 +100,36 @@ final class PostgresConnection {
         try check(result)
     }
 
-    /// Runs one statement with `values` bound to `$1`, `$2`...; returns the rows it changed.
+    static let dialect = SQLDialect(
+        byteOrder: #" COLLATE "C""#,
+        forUpdate: " FOR UPDATE",
+        dealQuery: """
+            SELECT face FROM json_array_elements_text((SELECT deal FROM games WHERE id = ?1)) WITH ORDINALITY AS t(face, n)
+            ORDER BY n
+            """,
+        movesQuery: """
+            SELECT (m ->> 0)::bigint, (m ->> 1)::integer, (m ->> 2)::integer, (m ->> 3)::integer
+            FROM json_array_elements((SELECT moves FROM games WHERE id = ?1)) WITH ORDINALITY AS t(m, n) ORDER BY n
+            """,
+        lastMoveMilliseconds: "coalesce((moves -> -1 ->> 0)::bigint, 0)",
+        jsonTextArray: { parameters in "array_to_json(ARRAY[\(parameters.map { "?\($0)::text" }.joined(separator: ", "))])" })
+
+    static func databaseError(_ failure: PostgresError) -> DatabaseError { .postgres(failure) }
+
+    /// Runs one statement with `values` bound to `$1`, `$2`... (or `?1`, `?2`...); returns the rows it changed.
     @discardableResult
-    func run(_ sql: String, binding values: [PostgresValue] = []) throws(PostgresError) -> Int {
+    func run(_ sql: String, binding values: [SQLValue] = []) throws(PostgresError) -> Int {
         try withResult(sql, binding: values) { result in Int(String(cString: PQcmdTuples(result))) ?? 0 }
+    }
+
+    /// Runs one INSERT into a table whose key is `id` with `values`, and returns the id of the row it made.
+    func insert(_ sql: String, binding values: [SQLValue]) throws(PostgresError) -> Int64 {
+        try rows(sql + " RETURNING id", binding: values) { $0.int64(at: 0) }.first ?? 0
     }
 
     /// Runs one query with `values` bound, mapping each row.
     func rows<Row>(
-        _ sql: String, binding values: [PostgresValue] = [], _ map: (PostgresRow) throws(PostgresError) -> Row
+        _ sql: String, binding values: [SQLValue] = [], _ map: (PostgresRow) throws(PostgresError) -> Row
     ) throws(PostgresError) -> [Row] {
         try withResult(sql, binding: values) { result throws(PostgresError) -> [Row] in
             var rows: [Row] = []
@@ -127,11 +138,6 @@ final class PostgresConnection {
             for index in 0..<count { rows.append(try map(PostgresRow(result: result, row: index))) }
             return rows
         }
-    }
-
-    /// The first column of the first row as an integer, or nil when there is no row or it is NULL.
-    func integer(_ sql: String, binding values: [PostgresValue] = []) throws(PostgresError) -> Int? {
-        try rows(sql, binding: values) { $0.optionalInt(at: 0) }.first ?? nil
     }
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
@@ -167,7 +173,7 @@ final class PostgresConnection {
 
     /// Runs one statement with its values as text parameters (PQexecParams) and hands its result to `body`.
     private func withResult<Result>(
-        _ sql: String, binding values: [PostgresValue], _ body: (OpaquePointer) throws(PostgresError) -> Result
+        _ sql: String, binding values: [SQLValue], _ body: (OpaquePointer) throws(PostgresError) -> Result
     ) throws(PostgresError) -> Result {
         let texts = values.map(\.text)
         // PostgreSQL's text holds no NUL: one is refused as bad data (SQLSTATE 22021), not cut short.
@@ -178,10 +184,22 @@ final class PostgresConnection {
         let copies = texts.map { text in text.map { strdup($0) } ?? nil }
         defer { copies.forEach { free($0) } }
         let pointers = copies.map { UnsafePointer($0) }
-        let result = PQexecParams(handle, sql, Int32(values.count), nil, pointers, nil, nil, 0)
+        let result = PQexecParams(handle, Self.dollarParameters(sql), Int32(values.count), nil, pointers, nil, nil, 0)
         defer { PQclear(result) }
         try check(result)
         return try body(result!)
+    }
+
+    /// `sql` with SQLite's numbered parameters (`?1`) spelled as PostgreSQL's (`$1`), so that the store's shared
+    /// statements are one text for both engines. None of the store's statements has a `?` of its own (a
+    /// string, or PostgreSQL's jsonb operators).
+    static func dollarParameters(_ sql: String) -> String {
+        guard sql.utf8.contains(UInt8(ascii: "?")) else { return sql }
+        var bytes = Array(sql.utf8)
+        for index in bytes.indices.dropLast() where bytes[index] == UInt8(ascii: "?") {
+            if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index + 1]) { bytes[index] = UInt8(ascii: "$") }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Throws the failure `result` reports, if any.

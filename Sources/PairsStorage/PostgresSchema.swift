@@ -128,81 +128,15 @@ enum PostgresSchema {
             );
             CREATE INDEX solo_by_time ON solo_records (ladder, best_ms);
             """)
-        let rated = try connection.rows("""
-            SELECT id, ladder, outcome, winner, flips, coalesce((moves -> -1 ->> 0)::bigint, 0)
-            FROM games g
-            WHERE rated AND NOT EXISTS (
-                SELECT 1 FROM players p WHERE p.game_id = g.id AND p.name NOT IN (SELECT name FROM names))
-            ORDER BY id
-            """) { row in
-            (id: row.int64(at: 0), ladder: row.text(at: 1), outcome: GameOutcome(code: row.text(at: 2), winner: row.optionalInt(at: 3)),
-             flips: row.int(at: 4), last: row.int64(at: 5))
-        }
-        for game in rated {
-            guard let outcome = game.outcome else { continue }
-            let names = try connection.rows(
-                "SELECT name FROM players WHERE game_id = $1 ORDER BY seat", binding: [.integer(game.id)]) { $0.text(at: 0) }
-            try ladders.apply(
-                Ladders.Result(ladder: game.ladder, names: names, outcome: outcome, flips: game.flips, lastMoveMilliseconds: game.last),
-                on: connection)
-        }
+        try MigrationSteps.rebuildLadders(on: connection, ladders: ladders)
     }
 
     /// Version 3: each claimed name's look-alike skeleton (`Schema.addNameSkeletons`).
     private static func addNameSkeletons(_ connection: PostgresConnection) throws(PostgresError) {
         try connection.execute("ALTER TABLE names ADD COLUMN skeleton text NOT NULL DEFAULT ''")
-        let names = try connection.rows("SELECT name FROM names") { $0.text(at: 0) }
-        for name in names {
-            try connection.run("UPDATE names SET skeleton = $1 WHERE name = $2", binding: [.text(NameSkeleton.of(name)), .text(name)])
-        }
+        try MigrationSteps.fillSkeletons(on: connection)
         try connection.execute("CREATE INDEX names_by_skeleton ON names (skeleton)")
     }
 }
 
-extension Ladders {
-    /// Applies a rated game's result to its ladder in PostgreSQL, as `apply(_:on:)` does in SQLite.
-    func apply(_ result: Result, on connection: PostgresConnection) throws(PostgresError) {
-        guard result.names.count == 2 else { return try recordSolo(result, on: connection) }
-        var before: [Glicko2Rating] = []
-        for name in result.names {
-            // FOR UPDATE: two servers rating games of the same name at once take turns, each from the other's result.
-            let found = try connection.rows(
-                "SELECT rating, deviation, volatility FROM ratings WHERE name = $1 AND ladder = $2 FOR UPDATE",
-                binding: [.text(name), .text(result.ladder)]
-            ) { row in Glicko2Rating(rating: row.double(at: 0), deviation: row.double(at: 1), volatility: row.double(at: 2)) }
-            before.append(found.first ?? .initial)
-        }
-        for seat in 0..<2 {
-            let score = Self.score(of: seat, in: result.outcome)
-            let after = before[seat].updated(with: [(before[1 - seat], score)], tau: tau)
-            try connection.run("""
-                INSERT INTO ratings (name, ladder, rating, deviation, volatility, games, wins, losses, draws)
-                VALUES ($1, $2, $3, $4, $5, 1, $6, $7, $8)
-                ON CONFLICT (name, ladder) DO UPDATE SET
-                    rating = excluded.rating, deviation = excluded.deviation, volatility = excluded.volatility,
-                    games = ratings.games + 1, wins = ratings.wins + excluded.wins,
-                    losses = ratings.losses + excluded.losses, draws = ratings.draws + excluded.draws
-                """, binding: [
-                    .text(result.names[seat]), .text(result.ladder), .real(after.rating), .real(after.deviation),
-                    .real(after.volatility), .int(score == 1 ? 1 : 0), .int(score == 0 ? 1 : 0), .int(score == 0.5 ? 1 : 0),
-                ])
-        }
-    }
-
-    private func recordSolo(_ result: Result, on connection: PostgresConnection) throws(PostgresError) {
-        let cleared = result.outcome == .soloCleared
-        // LEAST ignores NULLs: a first clear is the best so far.
-        try connection.run("""
-            INSERT INTO solo_records (name, ladder, played, cleared, best_ms, fewest_flips)
-            VALUES ($1, $2, 1, $3, $4, $5)
-            ON CONFLICT (name, ladder) DO UPDATE SET
-                played = solo_records.played + 1, cleared = solo_records.cleared + excluded.cleared,
-                best_ms = LEAST(solo_records.best_ms, excluded.best_ms),
-                fewest_flips = LEAST(solo_records.fewest_flips, excluded.fewest_flips)
-            """, binding: [
-                .text(result.names[0]), .text(result.ladder), .int(cleared ? 1 : 0),
-                cleared ? .integer(result.lastMoveMilliseconds) : .null, cleared ? .int(result.flips) : .null,
-            ])
-    }
-}
 #endif

@@ -22,7 +22,7 @@ import Synchronization
 ///   prune everything and gain nothing. The database's size is its operator's to watch.
 /// - `gamesStored` and `gamesPruned` count what this server saw at start and did since, not the other
 ///   servers' games.
-public final class PostgresStore: PairsStore {
+public final class PostgresStore: PairsStore, StoreReading {
     /// The database's URL, without its password.
     public let path: String
     let writer: GameWriter
@@ -156,131 +156,23 @@ public final class PostgresStore: PairsStore {
     }
 
     public func history(name: String?, ladder: String?, limit: Int, before: GameID?) throws(StoreError) -> [HistoryEntry] {
-        guard GameStore.limitRange.contains(limit) else { throw .limitOutOfRange(limit) }
-        // Only the filters given are bound: PostgreSQL cannot type a parameter the statement never uses.
-        var values: [PostgresValue] = [.integer(before?.rawValue ?? .max), .int(limit)]
-        var conditions = ["g.id < $1"]
-        if let name {
-            values.append(.text(name))
-            conditions.append("g.id IN (SELECT game_id FROM players WHERE name = $\(values.count))")
-        }
-        if let ladder {
-            values.append(.text(ladder))
-            conditions.append("g.ladder = $\(values.count)")
-        }
-        let sql = "SELECT \(GameRow.columns) FROM games g WHERE \(conditions.joined(separator: " AND ")) ORDER BY g.id DESC LIMIT $2"
-        let rows = try read { connection throws(PostgresError) in
-            try connection.rows(sql, binding: values, GameRow.init)
-                .map { row throws(PostgresError) in (row, try Self.players(of: row.id, on: connection)) }
-        }
-        var entries: [HistoryEntry] = []
-        for (row, players) in rows {
-            entries.append(HistoryEntry(id: GameID(row.id), summary: try row.summary(players: players), flips: row.flips))
-        }
-        return entries
+        try findHistory(name: name, ladder: ladder, limit: limit, before: before)
     }
 
     public func replay(_ id: GameID) throws(StoreError) -> StoredGame? {
-        let found = try read { connection throws(PostgresError) in
-            guard let row = try connection.rows(
-                "SELECT \(GameRow.columns) FROM games g WHERE g.id = $1", binding: [.integer(id.rawValue)], GameRow.init
-            ).first else { return nil as (GameRow, [FinishedPlayer], [String], [MoveRow])? }
-            let deal = try connection.rows("""
-                SELECT face FROM json_array_elements_text((SELECT deal FROM games WHERE id = $1)) WITH ORDINALITY AS t(face, n)
-                ORDER BY n
-                """, binding: [.integer(id.rawValue)]) { $0.text(at: 0) }
-            let moves = try connection.rows("""
-                SELECT (m ->> 0)::bigint, (m ->> 1)::integer, (m ->> 2)::integer, (m ->> 3)::integer
-                FROM json_array_elements((SELECT moves FROM games WHERE id = $1)) WITH ORDINALITY AS t(m, n) ORDER BY n
-                """, binding: [.integer(id.rawValue)], MoveRow.init)
-            return (row, try Self.players(of: row.id, on: connection), deal, moves)
-        }
-        guard let (row, players, deal, moveRows) = found else { return nil }
-        var moves: [GameMove] = []
-        for move in moveRows {
-            guard let action = MoveAction(code: move.code, seat: move.seat, argument: move.argument) else { throw .damagedGame(id) }
-            moves.append(GameMove(milliseconds: move.milliseconds, action: action))
-        }
-        return StoredGame(id: id, record: GameRecord(summary: try row.summary(players: players), deal: deal, moves: moves))
+        try findReplay(id)
     }
-
-    static func players(of id: Int64, on connection: PostgresConnection) throws(PostgresError) -> [FinishedPlayer] {
-        try connection.rows("SELECT name, claimed, score FROM players WHERE game_id = $1 ORDER BY seat", binding: [.integer(id)]) { row in
-            FinishedPlayer(name: row.text(at: 0), claimed: row.bool(at: 1), score: row.int(at: 2))
-        }
-    }
-
-    // Names sort byte by byte (COLLATE "C"), as SQLite sorts them, whatever the database's own collation.
-    private static let ratingColumns = "ladder, name, rating, deviation, games, wins, losses, draws"
-    private static let soloColumns = "ladder, name, played, cleared, best_ms, fewest_flips"
 
     public func leaderboard(ladder: String, limit: Int) throws(StoreError) -> [Ranked<RatingRecord>] {
-        guard GameStore.limitRange.contains(limit) else { throw .limitOutOfRange(limit) }
-        let records = try read { connection throws(PostgresError) in
-            try connection.rows(
-                "SELECT \(Self.ratingColumns) FROM ratings WHERE ladder = $1 "
-                    + "ORDER BY rating DESC, deviation ASC, name COLLATE \"C\" ASC LIMIT $2",
-                binding: [.text(ladder), .int(limit)], Self.ratingRecord)
-        }
-        return records.enumerated().map { Ranked(rank: $0.offset + 1, record: $0.element) }
+        try findLeaderboard(ladder: ladder, limit: limit)
     }
 
     public func soloLeaderboard(ladder: String, ranking: SoloRanking, limit: Int) throws(StoreError) -> [Ranked<SoloRecord>] {
-        guard GameStore.limitRange.contains(limit) else { throw .limitOutOfRange(limit) }
-        let order = switch ranking {
-        case .bestTime: "best_ms ASC NULLS LAST, fewest_flips ASC"
-        case .fewestFlips: "fewest_flips ASC NULLS LAST, best_ms ASC"
-        }
-        let records = try read { connection throws(PostgresError) in
-            try connection.rows(
-                "SELECT \(Self.soloColumns) FROM solo_records WHERE ladder = $1 ORDER BY \(order), name COLLATE \"C\" ASC LIMIT $2",
-                binding: [.text(ladder), .int(limit)], Self.soloRecord)
-        }
-        return records.enumerated().map { Ranked(rank: $0.offset + 1, record: $0.element) }
+        try findSoloLeaderboard(ladder: ladder, ranking: ranking, limit: limit)
     }
 
     public func profile(name: String) throws(StoreError) -> Profile? {
-        let found = try read { connection throws(PostgresError) in
-            let claimed = try connection.integer("SELECT count(*) FROM names WHERE name = $1", binding: [.text(name)]) ?? 0
-            let ratings = try connection.rows(
-                "SELECT \(Self.ratingColumns) FROM ratings WHERE name = $1 ORDER BY ladder COLLATE \"C\"",
-                binding: [.text(name)], Self.ratingRecord)
-            let solo = try connection.rows(
-                "SELECT \(Self.soloColumns) FROM solo_records WHERE name = $1 ORDER BY ladder COLLATE \"C\"",
-                binding: [.text(name)], Self.soloRecord)
-            let totals = try connection.rows("""
-                SELECT count(*) FILTER (WHERE g.outcome IN ('won', 'draw')),
-                       count(*) FILTER (WHERE g.outcome = 'won' AND g.winner = p.seat),
-                       count(*) FILTER (WHERE g.outcome = 'won' AND g.winner <> p.seat),
-                       count(*) FILTER (WHERE g.outcome = 'draw'),
-                       count(*) FILTER (WHERE g.outcome IN ('solo_cleared', 'solo_lost')),
-                       count(*) FILTER (WHERE g.outcome = 'solo_cleared')
-                FROM players p JOIN games g ON g.id = p.game_id WHERE p.name = $1
-                """, binding: [.text(name)]) { row in
-                Profile.Totals(
-                    games: row.int(at: 0), wins: row.int(at: 1), losses: row.int(at: 2), draws: row.int(at: 3),
-                    soloPlayed: row.int(at: 4), soloCleared: row.int(at: 5))
-            }[0]
-            return (claimed > 0, ratings, solo, totals)
-        }
-        let (isClaimed, ratings, solo, totals) = found
-        guard isClaimed || totals.games + totals.soloPlayed > 0 else { return nil }
-        let lastGames = try history(name: name, ladder: nil, limit: GameStore.profileGames, before: nil)
-        return Profile(name: name, isClaimed: isClaimed, ratings: ratings, solo: solo, totals: totals, lastGames: lastGames)
-    }
-
-    private static func ratingRecord(_ row: PostgresRow) -> RatingRecord {
-        let deviation = row.double(at: 3)
-        return RatingRecord(
-            ladder: row.text(at: 0), name: row.text(at: 1), rating: Int(row.double(at: 2).rounded()),
-            deviation: Int(deviation.rounded()), isProvisional: deviation > Glicko2Rating.provisionalDeviation,
-            games: row.int(at: 4), wins: row.int(at: 5), losses: row.int(at: 6), draws: row.int(at: 7))
-    }
-
-    private static func soloRecord(_ row: PostgresRow) -> SoloRecord {
-        SoloRecord(
-            ladder: row.text(at: 0), name: row.text(at: 1), played: row.int(at: 2), cleared: row.int(at: 3),
-            bestMilliseconds: row.optionalInt(at: 4), fewestFlips: row.optionalInt(at: 5))
+        try findProfile(name: name)
     }
 
     // MARK: Names
@@ -320,30 +212,6 @@ public final class PostgresStore: PairsStore {
     }
 }
 
-extension GameRow {
-    init(_ row: PostgresRow) {
-        id = row.int64(at: 0)
-        room = row.text(at: 1)
-        rules = StoredRules(json: row.text(at: 2), ladder: row.text(at: 3))
-        outcome = row.text(at: 4)
-        winner = row.optionalInt(at: 5)
-        ending = row.text(at: 6)
-        rated = row.bool(at: 7)
-        started = row.int64(at: 8)
-        ended = row.int64(at: 9)
-        flips = row.int(at: 10)
-    }
-}
-
-extension MoveRow {
-    init(_ row: PostgresRow) {
-        milliseconds = row.int64(at: 0)
-        code = row.int(at: 1)
-        seat = row.int(at: 2)
-        argument = row.optionalInt(at: 3)
-    }
-}
-
 /// The PostgreSQL database's side of the writer: each batch in one transaction, a savepoint per game,
 /// the ladder's update inside the game's transaction.
 final class PostgresGameSink: GameSink {
@@ -359,59 +227,18 @@ final class PostgresGameSink: GameSink {
 
     func commit(_ batch: [GameRecord]) -> Result<(committed: Int, failures: [StorageFailure]), DatabaseError> {
         var failures: [StorageFailure] = []
-        var committed = 0
-        let outcome = connection.withConnection { connection -> PostgresError? in
+        let outcome = connection.withConnection { connection -> Result<Int, PostgresError> in
             do throws(PostgresError) {
-                try connection.transaction { () throws(PostgresError) in
-                    for game in batch {
-                        do throws(PostgresError) {
-                            try connection.savepoint { () throws(PostgresError) in
-                                try insert(game, on: connection, failures: &failures)
-                            }
-                            committed += 1
-                        } catch where error.refusesRow {
-                            failures.append(.gameRefused(.postgres(error), room: game.summary.room))
-                        }
-                    }
-                }
-                return nil
+                return .success(try connection.transaction { () throws(PostgresError) in
+                    try GameInserts.insert(batch, on: connection, ladders: ladders, failures: &failures)
+                })
             } catch {
-                return error
+                return .failure(error)
             }
         }
-        if let outcome { return .failure(.postgres(outcome)) }
-        return .success((committed, failures))
-    }
-
-    private func insert(_ game: GameRecord, on connection: PostgresConnection, failures: inout [StorageFailure]) throws(PostgresError) {
-        let summary = game.summary
-        // The deal as one parameter per face, made into a JSON array by PostgreSQL, which escapes the faces.
-        let faces = (0..<game.deal.count).map { "$\($0 + 12)::text" }.joined(separator: ", ")
-        let ids = try connection.rows("""
-            INSERT INTO games (room, rules, ladder, outcome, winner, ending, rated, started_ms, ended_ms, flips, moves, deal)
-            VALUES ($1, $2::json, $3, $4, $5::integer, $6, $7::boolean, $8::bigint, $9::bigint, $10::integer, $11::json,
-                    array_to_json(ARRAY[\(faces)]))
-            RETURNING id
-            """, binding: [
-                .text(summary.room), .text(summary.rules.json), .text(summary.rules.ladder), .text(summary.outcome.code),
-                .optionalInt(summary.outcome.winner), .text(summary.ending.code), .bool(summary.rated),
-                .integer(summary.started.unixMilliseconds), .integer(summary.ended.unixMilliseconds), .int(game.flips),
-                .text(SQLiteGameSink.movesJSON(game.moves)),
-            ] + game.deal.map { .text($0) }) { $0.int64(at: 0) }
-        let id = ids.first ?? 0
-        for (seat, player) in summary.players.enumerated() {
-            try connection.run(
-                "INSERT INTO players (game_id, seat, name, claimed, score) VALUES ($1, $2, $3, $4, $5)",
-                binding: [.integer(id), .int(seat), .text(player.name), .bool(player.claimed), .int(player.score)])
-        }
-        guard summary.rated else { return }
-        let result = Ladders.Result(
-            ladder: summary.rules.ladder, names: summary.players.map(\.name), outcome: summary.outcome,
-            flips: game.flips, lastMoveMilliseconds: game.moves.last?.milliseconds ?? 0)
-        do throws(PostgresError) {
-            try connection.savepoint { () throws(PostgresError) in try ladders.apply(result, on: connection) }
-        } catch where error.refusesRow {
-            failures.append(.ladderNotUpdated(.postgres(error), game: GameID(id)))
+        switch outcome {
+        case .success(let committed): return .success((committed, failures))
+        case .failure(let error): return .failure(.postgres(error))
         }
     }
 

@@ -4,7 +4,7 @@ import CSQLite
 ///
 /// Not thread-safe by itself (it is opened without SQLite's own mutexes): its owner uses it from one thread
 /// at a time, behind a lock or on one serial queue.
-final class SQLiteConnection {
+final class SQLiteConnection: SQLConnection {
     /// How the file is opened.
     enum Mode: Sendable {
         /// Read and write, creating the file when it does not exist.
@@ -102,21 +102,38 @@ final class SQLiteConnection {
     /// Runs `sql` with `values` and returns its rows as `row` reads them.
     func rows<Row>(
         _ sql: String,
-        binding values: [SQLiteValue] = [],
+        binding values: [SQLValue] = [],
         _ row: (SQLiteStatement) throws(SQLiteError) -> Row
     ) throws(SQLiteError) -> [Row] {
         try cached(sql).rows(binding: values, row)
     }
 
-    /// Runs `sql` with `values`, ignoring any rows.
-    func run(_ sql: String, binding values: [SQLiteValue] = []) throws(SQLiteError) {
+    /// Runs `sql` with `values`, ignoring any rows; returns the rows it changed.
+    @discardableResult
+    func run(_ sql: String, binding values: [SQLValue] = []) throws(SQLiteError) -> Int {
         try cached(sql).run(binding: values)
+        return changes
     }
 
-    /// The integer in the first column of the first row of `sql`, or nil when it returns no row or NULL.
-    func integer(_ sql: String, binding values: [SQLiteValue] = []) throws(SQLiteError) -> Int? {
-        try rows(sql, binding: values) { $0.optionalInt(at: 0) }.first ?? nil
+    /// Runs one INSERT with `values` and returns the rowid of the row it made.
+    func insert(_ sql: String, binding values: [SQLValue]) throws(SQLiteError) -> Int64 {
+        try cached(sql).run(binding: values)
+        return lastInsertedRowID
     }
+
+    static let dialect = SQLDialect(
+        byteOrder: "",
+        forUpdate: "",
+        dealQuery: "SELECT value FROM json_each((SELECT deal FROM games WHERE id = ?1)) ORDER BY key",
+        movesQuery: """
+            SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'),
+                   json_extract(value, '$[3]')
+            FROM json_each((SELECT moves FROM games WHERE id = ?1)) ORDER BY key
+            """,
+        lastMoveMilliseconds: "coalesce(json_extract(moves, '$[#-1][0]'), 0)",
+        jsonTextArray: { parameters in "json_array(\(parameters.map { "?\($0)" }.joined(separator: ", ")))" })
+
+    static func databaseError(_ failure: SQLiteError) -> DatabaseError { .sqlite(failure) }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it (or the commit) throws.
     func transaction<Result>(

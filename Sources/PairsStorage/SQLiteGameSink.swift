@@ -19,28 +19,19 @@ final class SQLiteGameSink: GameSink {
     /// itself; any other failure costs the batch.
     func commit(_ batch: [GameRecord]) -> Result<(committed: Int, failures: [StorageFailure]), DatabaseError> {
         var failures: [StorageFailure] = []
-        var committed = 0
-        let outcome = connection.withConnection { connection -> SQLiteError? in
+        let outcome = connection.withConnection { connection -> Result<Int, SQLiteError> in
             do throws(SQLiteError) {
-                try connection.transaction { () throws(SQLiteError) in
-                    for game in batch {
-                        do throws(SQLiteError) {
-                            try connection.savepoint { () throws(SQLiteError) in
-                                try insert(game, on: connection, failures: &failures)
-                            }
-                            committed += 1
-                        } catch where error.code == .constraint {
-                            failures.append(.gameRefused(.sqlite(error), room: game.summary.room))
-                        }
-                    }
-                }
-                return nil
+                return .success(try connection.transaction { () throws(SQLiteError) in
+                    try GameInserts.insert(batch, on: connection, ladders: ladders, failures: &failures)
+                })
             } catch {
-                return error
+                return .failure(error)
             }
         }
-        if let outcome { return .failure(.sqlite(outcome)) }
-        return .success((committed, failures))
+        switch outcome {
+        case .success(let committed): return .success((committed, failures))
+        case .failure(let error): return .failure(.sqlite(error))
+        }
     }
 
     func prune(now: WallClockTime) -> Result<(pruned: Int, more: Bool), DatabaseError> {
@@ -53,54 +44,5 @@ final class SQLiteGameSink: GameSink {
                 }
             }
         }
-    }
-
-    /// Inserts one game with its players, and moves its ladder when it is rated.
-    private func insert(
-        _ game: GameRecord, on connection: SQLiteConnection, failures: inout [StorageFailure]
-    ) throws(SQLiteError) {
-        let summary = game.summary
-        let flips = game.flips
-        // The deal goes in as one parameter per face, made into a JSON array by SQLite, which escapes
-        // the faces itself. One statement per deal size, each prepared once.
-        let faces = (0..<game.deal.count).map { "?\($0 + 12)" }.joined(separator: ", ")
-        try connection.run("""
-            INSERT INTO games (room, rules, ladder, outcome, winner, ending, rated, started_ms, ended_ms, flips,
-                               moves, deal)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, json_array(\(faces)))
-            """, binding: [
-                .text(summary.room), .text(summary.rules.json), .text(summary.rules.ladder),
-                .text(summary.outcome.code), .optionalInt(summary.outcome.winner), .text(summary.ending.code),
-                .bool(summary.rated), .integer(summary.started.unixMilliseconds),
-                .integer(summary.ended.unixMilliseconds), .int(flips), .text(Self.movesJSON(game.moves)),
-            ] + game.deal.map { .text($0) })
-        let id = connection.lastInsertedRowID
-        for (seat, player) in summary.players.enumerated() {
-            try connection.run(
-                "INSERT INTO players (game_id, seat, name, claimed, score) VALUES (?1, ?2, ?3, ?4, ?5)",
-                binding: [.integer(id), .int(seat), .text(player.name), .bool(player.claimed), .int(player.score)])
-        }
-        guard summary.rated else { return }
-        let result = Ladders.Result(
-            ladder: summary.rules.ladder, names: summary.players.map(\.name), outcome: summary.outcome,
-            flips: flips, lastMoveMilliseconds: game.moves.last?.milliseconds ?? 0)
-        do throws(SQLiteError) {
-            try connection.savepoint { () throws(SQLiteError) in try ladders.apply(result, on: connection) }
-        } catch where error.code == .constraint {
-            failures.append(.ladderNotUpdated(.sqlite(error), game: GameID(id)))
-        }
-    }
-
-    /// The moves as a JSON array of `[milliseconds, code, seat, argument]` arrays: integers only, so
-    /// nothing needs escaping.
-    static func movesJSON(_ moves: [GameMove]) -> String {
-        var json = "["
-        json.reserveCapacity(moves.count * 16 + 2)
-        for (index, move) in moves.enumerated() {
-            if index > 0 { json += "," }
-            let argument = move.action.argument.map(String.init) ?? "null"
-            json += "[\(move.milliseconds),\(move.action.code),\(move.action.seat),\(argument)]"
-        }
-        return json + "]"
     }
 }

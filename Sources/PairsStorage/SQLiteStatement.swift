@@ -4,7 +4,7 @@ import CSQLite
 ///
 /// Belongs to its connection and, like it, is used from one thread at a time. Parameters and columns are
 /// numbered as SQLite numbers them: parameters from 1, columns from 0.
-final class SQLiteStatement {
+final class SQLiteStatement: SQLRow {
     private let handle: OpaquePointer
     /// The connection's SQLite handle, for its error messages. Not the `SQLiteConnection`, which caches its
     /// statements: the two would keep each other alive. SQLite keeps the handle valid until the last
@@ -28,7 +28,7 @@ final class SQLiteStatement {
     // MARK: - Parameters
 
     /// Binds `value` to parameter `index` (from 1).
-    func bind(_ value: SQLiteValue, at index: Int32) throws(SQLiteError) {
+    func bind(_ value: SQLValue, at index: Int32) throws(SQLiteError) {
         let result: Int32
         switch value {
         case .integer(let integer): result = sqlite3_bind_int64(handle, index, integer)
@@ -39,13 +39,14 @@ final class SQLiteStatement {
                 throw SQLiteError(result: SQLITE_TOOBIG, message: "a text of \(text.utf8.count) bytes")
             }
             result = sqlite3_bind_text(handle, index, text, length, Self.transient)
+        case .bool(let flag): result = sqlite3_bind_int64(handle, index, flag ? 1 : 0)
         case .null: result = sqlite3_bind_null(handle, index)
         }
         try check(result)
     }
 
     /// Binds `values` to parameters 1, 2, 3... in order.
-    func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
+    func bind(_ values: [SQLValue]) throws(SQLiteError) {
         for (offset, value) in values.enumerated() {
             try bind(value, at: Int32(offset + 1))
         }
@@ -76,7 +77,7 @@ final class SQLiteStatement {
 
     /// Binds `values`, runs the statement and calls `row` for each row it produces, then resets it.
     func rows<Row>(
-        binding values: [SQLiteValue] = [],
+        binding values: [SQLValue] = [],
         _ row: (SQLiteStatement) throws(SQLiteError) -> Row
     ) throws(SQLiteError) -> [Row] {
         defer { reset() }
@@ -89,7 +90,7 @@ final class SQLiteStatement {
     }
 
     /// Binds `values` and runs a statement that returns no rows (or whose rows do not matter), then resets it.
-    func run(binding values: [SQLiteValue] = []) throws(SQLiteError) {
+    func run(binding values: [SQLValue] = []) throws(SQLiteError) {
         defer { reset() }
         try bind(values)
         while try step() {}
@@ -127,6 +128,11 @@ final class SQLiteStatement {
         guard let bytes = sqlite3_column_text(handle, index) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, index))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    /// Column `index` as a flag: SQLite stores them as 0 and 1.
+    func bool(at index: Int32) -> Bool {
+        int64(at: index) != 0
     }
 
     /// Column `index` as an integer, or nil for NULL.

@@ -129,27 +129,7 @@ enum Schema {
             ) STRICT, WITHOUT ROWID;
             CREATE INDEX solo_by_time ON solo_records (ladder, best_ms);
             """)
-        // Only games whose every player holds a claimed name can have a rating row (a foreign key).
-        let rated = try connection.rows("""
-            SELECT id, ladder, outcome, winner, flips, coalesce(json_extract(moves, '$[#-1][0]'), 0)
-            FROM games g
-            WHERE rated = 1 AND NOT EXISTS (
-                SELECT 1 FROM players p WHERE p.game_id = g.id AND p.name NOT IN (SELECT name FROM names))
-            ORDER BY id
-            """) { row in
-            (id: row.int64(at: 0), ladder: row.text(at: 1), outcome: GameOutcome(code: row.text(at: 2), winner: row.optionalInt(at: 3)),
-             flips: row.int(at: 4), last: row.int64(at: 5))
-        }
-        for game in rated {
-            // A row this code cannot read was not written by it; it stays in history, unrated.
-            guard let outcome = game.outcome else { continue }
-            let names = try connection.rows(
-                "SELECT name FROM players WHERE game_id = ?1 ORDER BY seat", binding: [.integer(game.id)]
-            ) { $0.text(at: 0) }
-            let result = Ladders.Result(
-                ladder: game.ladder, names: names, outcome: outcome, flips: game.flips, lastMoveMilliseconds: game.last)
-            try ladders.apply(result, on: connection)
-        }
+        try MigrationSteps.rebuildLadders(on: connection, ladders: ladders)
     }
 }
 
@@ -160,11 +140,7 @@ extension Schema {
     /// new claim that looks like either (`GameStore.claimOrVerify`).
     fileprivate static func addNameSkeletons(_ connection: SQLiteConnection) throws(SQLiteError) {
         try connection.execute("ALTER TABLE names ADD COLUMN skeleton TEXT NOT NULL DEFAULT ''")
-        let names = try connection.rows("SELECT name FROM names") { $0.text(at: 0) }
-        for name in names {
-            try connection.run("UPDATE names SET skeleton = ?1 WHERE name = ?2",
-                               binding: [.text(NameSkeleton.of(name)), .text(name)])
-        }
+        try MigrationSteps.fillSkeletons(on: connection)
         try connection.execute("CREATE INDEX names_by_skeleton ON names (skeleton)")
     }
 

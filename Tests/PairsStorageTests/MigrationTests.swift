@@ -51,9 +51,9 @@ func versionOneMigrates() throws {
         for name in ["alice", "bob", "ann"] {
             try old.run("INSERT INTO names VALUES (?1, ?2, 0)", binding: [.text(name), .text(hash)])
         }
-        let rules = [SQLiteValue.text(classicRules.json), .text(classicRules.ladder)]
-        let solo = [SQLiteValue.text(soloRules.json), .text(soloRules.ladder)]
-        let twoFlips = SQLiteValue.text("[[0,1,0,0],[500,1,0,2]]")
+        let rules = [SQLValue.text(classicRules.json), .text(classicRules.ladder)]
+        let solo = [SQLValue.text(soloRules.json), .text(soloRules.ladder)]
+        let twoFlips = SQLValue.text("[[0,1,0,0],[500,1,0,2]]")
         let insertGame = "INSERT INTO games VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 1000, 2000, ?9, '[\"x\",\"y\",\"x\",\"y\"]', ?10)"
         // 1: alice beats bob, rated. 2: bob and alice draw, rated. 3: unclaimed names, unrated.
         // 4: ann clears a solo board in 2.7 s with 4 flips, rated. 5: alice against an unclaimed name, which

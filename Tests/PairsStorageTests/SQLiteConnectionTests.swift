@@ -13,9 +13,9 @@ private func scratch(_ directory: TemporaryDirectory) throws -> SQLiteConnection
 func valuesRoundTrip() throws {
     let directory = try TemporaryDirectory()
     let connection = try scratch(directory)
-    let values: [SQLiteValue] = [.integer(.min), .integer(.max), .real(-0.125), .text(""), .text("a\u{0}b"), .text("Ω ♠ 🂡"), .null]
+    let values: [SQLValue] = [.integer(.min), .integer(.max), .real(-0.125), .text(""), .text("a\u{0}b"), .text("Ω ♠ 🂡"), .null]
     for value in values { try connection.run("INSERT INTO t (value) VALUES (?1)", binding: [value]) }
-    let read = try connection.rows("SELECT value, typeof(value) FROM t ORDER BY id") { row -> SQLiteValue in
+    let read = try connection.rows("SELECT value, typeof(value) FROM t ORDER BY id") { row -> SQLValue in
         switch row.text(at: 1) {
         case "integer": .integer(row.int64(at: 0))
         case "real": .real(row.double(at: 0))
