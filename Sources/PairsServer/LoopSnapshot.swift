@@ -16,11 +16,8 @@ struct LoopSnapshot: Sendable {
     /// and the gateways' added, the shared store's as it says; `loops` from a server with more than one.
     static func combined(_ parts: [LoopSnapshot], store: (any PairsStore)?) -> ServerStatistics {
         var stats = ServerStatistics.summing(parts.map(\.lobby))
+        // The lobby counts no traffic (it sees messages, not bytes): those counters are the transports'.
         var commits = AnswerLatency()
-        stats.messagesOut = 0
-        stats.bytesIn = 0
-        stats.bytesOut = 0
-        stats.latency = AnswerLatency()
         for part in parts {
             commits.add(part.commits)
             stats.messagesOut += part.traffic.messagesOut
