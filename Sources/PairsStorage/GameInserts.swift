@@ -1,24 +1,43 @@
 /// Writing finished games, on either engine: the SQLite file's writer and PostgreSQL's run the same
 /// statements, inside a transaction each opens its own way (`SQLiteGameSink`, `PostgresGameSink`).
 enum GameInserts {
-    /// Inserts `batch`, each game in a savepoint of its own, so that a game the database refuses costs only
-    /// itself; any other failure ends the batch (and its caller's transaction). Returns how many were
+    /// Inserts `batch`, each record in a savepoint of its own, so that one the database refuses costs only
+    /// itself; any other failure ends the batch (and its caller's transaction). Returns how many games were
     /// inserted; what was refused is added to `failures`.
     static func insert<Connection: SQLConnection>(
-        _ batch: [GameRecord], on connection: Connection, ladders: Ladders, failures: inout [StorageFailure]
+        _ batch: [StoreWrite], on connection: Connection, ladders: Ladders, failures: inout [StorageFailure]
     ) throws(Connection.Failure) -> Int {
         var inserted = 0
-        for game in batch {
+        for write in batch {
             do throws(Connection.Failure) {
                 try connection.savepoint { () throws(Connection.Failure) in
-                    try insert(game, on: connection, ladders: ladders, failures: &failures)
+                    switch write {
+                    case .game(let game): try insert(game, on: connection, ladders: ladders, failures: &failures)
+                    case .tournament(let tournament): try insert(tournament, on: connection)
+                    }
                 }
-                inserted += 1
+                if case .game = write { inserted += 1 }
             } catch where Connection.refusesRow(error) {
-                failures.append(.gameRefused(Connection.databaseError(error), room: game.summary.room))
+                switch write {
+                case .game(let game): failures.append(.gameRefused(Connection.databaseError(error), room: game.summary.room))
+                case .tournament(let tournament):
+                    failures.append(.tournamentRefused(Connection.databaseError(error), name: tournament.name))
+                }
             }
         }
         return inserted
+    }
+
+    /// Inserts a finished tournament's record.
+    private static func insert<Connection: SQLConnection>(_ tournament: TournamentRecord, on connection: Connection) throws(Connection.Failure) {
+        try connection.run("""
+            INSERT INTO tournaments (key, name, format, creator, rules, ladder, started_ms, ended_ms, standings)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+            """, binding: [
+                .text(tournament.key), .text(tournament.name), .text(tournament.format), .text(tournament.creator),
+                .text(tournament.rules.json), .text(tournament.rules.ladder), .integer(tournament.started.unixMilliseconds),
+                .integer(tournament.ended.unixMilliseconds), .text(tournament.standingsJSON),
+            ])
     }
 
     /// Inserts one game with its players, and moves its ladder when it is rated.
@@ -28,16 +47,17 @@ enum GameInserts {
         let summary = game.summary
         // The deal goes in as one parameter per face, made into a JSON array by the database, which escapes
         // the faces itself. One statement per deal size, each prepared once.
-        let faces = Connection.dialect.jsonTextArray(12..<(12 + game.deal.count))
+        let faces = Connection.dialect.jsonTextArray(13..<(13 + game.deal.count))
         let id = try connection.insert("""
             INSERT INTO games (room, rules, ladder, outcome, winner, ending, rated, started_ms, ended_ms, flips,
-                               moves, deal)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, \(faces))
+                               moves, tournament, deal)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, \(faces))
             """, binding: [
                 .text(summary.room), .text(summary.rules.json), .text(summary.rules.ladder),
                 .text(summary.outcome.code), .optionalInt(summary.outcome.winner), .text(summary.ending.code),
                 .bool(summary.rated), .integer(summary.started.unixMilliseconds),
                 .integer(summary.ended.unixMilliseconds), .int(game.flips), .text(movesJSON(game.moves)),
+                .optionalText(summary.tournament),
             ] + game.deal.map { .text($0) })
         for (seat, player) in summary.players.enumerated() {
             try connection.run(

@@ -43,10 +43,12 @@ public struct GameSummary: Sendable, Hashable {
     /// Whether the game counts for its ladder: rated (Glicko-2) with two seats, the solo records with one.
     /// The caller decides, and may only say yes when every seat's name was claimed.
     public var rated: Bool
+    /// The key of the tournament the game was played in (`TournamentRecord.key`), or nil.
+    public var tournament: String?
 
     public init(
         room: String, rules: StoredRules, players: [FinishedPlayer], outcome: GameOutcome, ending: GameEnding,
-        started: WallClockTime, ended: WallClockTime, rated: Bool
+        started: WallClockTime, ended: WallClockTime, rated: Bool, tournament: String? = nil
     ) {
         self.room = room
         self.rules = rules
@@ -56,6 +58,7 @@ public struct GameSummary: Sendable, Hashable {
         self.started = started
         self.ended = ended
         self.rated = rated
+        self.tournament = tournament
     }
 }
 

@@ -43,14 +43,15 @@ public enum GameRecordError: Error, Sendable, Hashable, CustomStringConvertible 
 
 /// The texts of a game record, each with its limit.
 public enum RecordText: String, Sendable, Hashable, CustomStringConvertible {
-    case room, rules, ladder, name, face
+    case room, rules, ladder, name, face, tournament, standings
 
     /// The longest text in UTF-8 bytes. Far above what the wire lets through (a name of 256 bytes, a room
     /// of 32), so the store never refuses a game the server could play; the limits only bound a row.
     public var maxBytes: Int {
         switch self {
         case .rules: 8192
-        case .room, .ladder, .name, .face: 1024
+        case .standings: TournamentRecord.maxStandingsBytes
+        case .room, .ladder, .name, .face, .tournament: 1024
         }
     }
 
@@ -81,6 +82,7 @@ extension GameRecord {
         try Self.check(summary.room, as: .room)
         try Self.check(summary.rules.json, as: .rules)
         try Self.check(summary.rules.ladder, as: .ladder)
+        if let tournament = summary.tournament { try Self.check(tournament, as: .tournament) }
         for player in players { try Self.check(player.name, as: .name) }
         for face in deal { try Self.check(face, as: .face) }
         var previous: Int64 = 0

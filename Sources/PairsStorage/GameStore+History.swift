@@ -10,12 +10,14 @@ extension GameStore: StoreReading {
     /// How many recent games a profile shows.
     public static let profileGames = 10
 
-    /// Finished games, newest first: all of them, or those `name` played, or those on `ladder`, or both.
-    /// `before` pages back: only games with a smaller id (the last id of the previous page).
+    /// Finished games, newest first: all of them, or those `name` played, or those on `ladder`, or those of
+    /// a tournament, or any combination. `before` pages back: only games with a smaller id (the last id of the
+    /// previous page).
     public func history(
-        name: String? = nil, ladder: String? = nil, limit: Int = GameStore.defaultLimit, before: GameID? = nil
+        name: String? = nil, ladder: String? = nil, tournament: String? = nil, limit: Int = GameStore.defaultLimit,
+        before: GameID? = nil
     ) throws(StoreError) -> [HistoryEntry] {
-        try findHistory(name: name, ladder: ladder, limit: limit, before: before)
+        try findHistory(name: name, ladder: ladder, tournament: tournament, limit: limit, before: before)
     }
 
     /// The game with `id` in full (deal, moves, players, rules), or nil when there is none.
@@ -35,9 +37,19 @@ extension GameStore: StoreReading {
         try findSoloLeaderboard(ladder: ladder, ranking: ranking, limit: limit)
     }
 
-    /// Everything about `name`, or nil when the store has never heard of it.
-    public func profile(name: String) throws(StoreError) -> Profile? {
-        try findProfile(name: name)
+    /// Everything about `name` (in `tournament` only, when given), or nil when the store has never heard of it.
+    public func profile(name: String, tournament: String? = nil) throws(StoreError) -> Profile? {
+        try findProfile(name: name, tournament: tournament)
+    }
+
+    /// Finished tournaments, the last committed first; `before` pages back by id.
+    public func tournaments(limit: Int = GameStore.defaultLimit, before: Int64? = nil) throws(StoreError) -> [StoredTournament] {
+        try findTournaments(limit: limit, before: before)
+    }
+
+    /// The finished tournament whose key is `key`, or nil.
+    public func tournament(key: String) throws(StoreError) -> StoredTournament? {
+        try findTournament(key: key)
     }
 
     /// Runs `body` on the request connection in one transaction, so that a query sees one moment of the

@@ -112,6 +112,14 @@ public final class GameStore: Sendable {
         return writer.submit(game)
     }
 
+    /// Hands a finished tournament's record to the writer, behind every game handed over before it (its own
+    /// among them), and returns at once with its ticket, as `record(_:)` does for a game.
+    @discardableResult
+    public func record(_ tournament: TournamentRecord) throws(GameRecordError) -> UInt64? {
+        try tournament.validate()
+        return writer.submit(tournament)
+    }
+
     /// Waits until every game handed to `record(_:)` so far is committed (or has failed). For shutting down.
     public func flush() {
         writer.flush()

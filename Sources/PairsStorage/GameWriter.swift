@@ -23,7 +23,7 @@ final class GameWriter: Sendable {
     static let maxBacklog = 20_000
 
     private struct Backlog {
-        var games: [GameRecord] = []
+        var games: [StoreWrite] = []
         /// The ticket of the last game appended: tickets count every game accepted, from 1.
         var lastTicket: UInt64 = 0
         /// Whether a drain is due on the queue, which will pick up any game appended meanwhile.
@@ -85,16 +85,29 @@ final class GameWriter: Sendable {
     /// Queues `game` for the next batch and returns at once, with its ticket: `StorageEvent.settled`
     /// says when it is committed (or lost). Nil when it was dropped for a full backlog.
     func submit(_ game: GameRecord) -> UInt64? {
+        submit(.game(game))
+    }
+
+    /// Queues a finished tournament's record behind the games submitted before it (its own, among them),
+    /// as `submit(_:)` queues a game.
+    func submit(_ tournament: TournamentRecord) -> UInt64? {
+        submit(.tournament(tournament))
+    }
+
+    private func submit(_ write: StoreWrite) -> UInt64? {
         let (ticket, startWindow) = backlog.withLock { backlog -> (UInt64?, Bool) in
             guard backlog.games.count < Self.maxBacklog else { return (nil, false) }
-            backlog.games.append(game)
+            backlog.games.append(write)
             backlog.lastTicket += 1
             guard !backlog.drainScheduled else { return (backlog.lastTicket, false) }
             backlog.drainScheduled = true
             return (backlog.lastTicket, true)
         }
         guard let ticket else {
-            fail(.backlogFull(room: game.summary.room))
+            switch write {
+            case .game(let game): fail(.backlogFull(room: game.summary.room))
+            case .tournament(let tournament): fail(.tournamentDropped(name: tournament.name))
+            }
             return nil
         }
         if startWindow {
@@ -124,7 +137,7 @@ final class GameWriter: Sendable {
     /// Commits batches until no game is waiting. Runs on `queue`.
     private func drain() {
         while true {
-            let (batch, lastTicket) = backlog.withLock { backlog -> ([GameRecord], UInt64) in
+            let (batch, lastTicket) = backlog.withLock { backlog -> ([StoreWrite], UInt64) in
                 let count = min(backlog.games.count, Self.maxBatch)
                 let batch = Array(backlog.games.prefix(count))
                 backlog.games.removeFirst(count)
@@ -181,10 +194,10 @@ final class GameWriter: Sendable {
     }
 
     /// Commits the batch through the sink; a failure of the whole batch costs every game in it.
-    private func commit(_ batch: [GameRecord]) {
+    private func commit(_ batch: [StoreWrite]) {
         switch sink.commit(batch) {
         case .failure(let error):
-            fail(.batchFailed(error, games: batch.count))
+            fail(.batchFailed(error, games: batch.count { if case .game = $0 { true } else { false } }))
         case .success(let (committed, failures)):
             stored.add(committed, ordering: .relaxed)
             batches.add(1, ordering: .relaxed)
@@ -218,9 +231,16 @@ final class GameWriter: Sendable {
 
 /// Where a `GameWriter` commits, on its queue only: one engine's connection and statements.
 protocol GameSink: Sendable {
-    /// Commits `batch` in one transaction, a game the database refuses costing only itself (its failure
+    /// Commits `batch` in one transaction, a record the database refuses costing only itself (its failure
     /// returned with the count of games committed); fails as a whole when the transaction does.
-    func commit(_ batch: [GameRecord]) -> Result<(committed: Int, failures: [StorageFailure]), DatabaseError>
+    func commit(_ batch: [StoreWrite]) -> Result<(committed: Int, failures: [StorageFailure]), DatabaseError>
     /// One step of the retention policy at `now`: how many games it deleted, and whether another is due.
     func prune(now: WallClockTime) -> Result<(pruned: Int, more: Bool), DatabaseError>
+}
+
+/// What the writer commits, in the order it was handed over: a finished game, or a finished tournament's
+/// record, which follows its games.
+enum StoreWrite: Sendable {
+    case game(GameRecord)
+    case tournament(TournamentRecord)
 }

@@ -12,6 +12,10 @@ public protocol PairsStore: AnyObject, Sendable {
     /// or nil when the writer is too far behind to take it. Fails only when the record contradicts itself.
     @discardableResult
     func record(_ game: GameRecord) throws(GameRecordError) -> UInt64?
+    /// Hands a finished tournament's record to the writer behind the games handed over before it; as
+    /// `record(_:)` for a game.
+    @discardableResult
+    func record(_ tournament: TournamentRecord) throws(GameRecordError) -> UInt64?
     /// Waits until every game handed to `record(_:)` so far is committed (or has failed).
     func flush()
     /// Sends every event from now on to `watcher` as well; one watcher at a time.
@@ -29,16 +33,21 @@ public protocol PairsStore: AnyObject, Sendable {
     /// succeeds again.
     var isHealthy: Bool { get }
 
-    /// Finished games, newest first, filtered by player and ladder, paged back by id.
-    func history(name: String?, ladder: String?, limit: Int, before: GameID?) throws(StoreError) -> [HistoryEntry]
+    /// Finished games, newest first, filtered by player, ladder and tournament key, paged back by id.
+    func history(name: String?, ladder: String?, tournament: String?, limit: Int, before: GameID?) throws(StoreError) -> [HistoryEntry]
     /// The game with `id` in full, or nil when there is none.
     func replay(_ id: GameID) throws(StoreError) -> StoredGame?
     /// The best ratings on `ladder`, highest first.
     func leaderboard(ladder: String, limit: Int) throws(StoreError) -> [Ranked<RatingRecord>]
     /// The best solo records on `ladder`, by `ranking`.
     func soloLeaderboard(ladder: String, ranking: SoloRanking, limit: Int) throws(StoreError) -> [Ranked<SoloRecord>]
-    /// Everything about `name`, or nil when the store has never heard of it.
-    func profile(name: String) throws(StoreError) -> Profile?
+    /// Everything about `name` (in the tournament whose key is `tournament`, when given), or nil when the
+    /// store has never heard of it.
+    func profile(name: String, tournament: String?) throws(StoreError) -> Profile?
+    /// Finished tournaments, the last committed first, paged back by id.
+    func tournaments(limit: Int, before: Int64?) throws(StoreError) -> [StoredTournament]
+    /// The finished tournament whose key is `key`, or nil.
+    func tournament(key: String) throws(StoreError) -> StoredTournament?
 
     /// Whether `name` is claimed, from memory.
     func isClaimed(_ name: String) -> Bool
@@ -53,7 +62,15 @@ extension PairsStore {
     public func history(
         name: String? = nil, ladder: String? = nil, limit: Int = GameStore.defaultLimit
     ) throws(StoreError) -> [HistoryEntry] {
-        try history(name: name, ladder: ladder, limit: limit, before: nil)
+        try history(name: name, ladder: ladder, tournament: nil, limit: limit, before: nil)
+    }
+
+    public func history(name: String?, ladder: String?, limit: Int, before: GameID?) throws(StoreError) -> [HistoryEntry] {
+        try history(name: name, ladder: ladder, tournament: nil, limit: limit, before: before)
+    }
+
+    public func profile(name: String) throws(StoreError) -> Profile? {
+        try profile(name: name, tournament: nil)
     }
 
     public func leaderboard(ladder: String) throws(StoreError) -> [Ranked<RatingRecord>] {

@@ -123,6 +123,12 @@ public final class PostgresStore: PairsStore, StoreReading {
         return writer.submit(game)
     }
 
+    @discardableResult
+    public func record(_ tournament: TournamentRecord) throws(GameRecordError) -> UInt64? {
+        try tournament.validate()
+        return writer.submit(tournament)
+    }
+
     public func flush() { writer.flush() }
     public var storageErrors: Int { writer.errors.load(ordering: .relaxed) }
     public var gamesStored: Int { writer.stored.load(ordering: .relaxed) }
@@ -155,8 +161,8 @@ public final class PostgresStore: PairsStore, StoreReading {
         }
     }
 
-    public func history(name: String?, ladder: String?, limit: Int, before: GameID?) throws(StoreError) -> [HistoryEntry] {
-        try findHistory(name: name, ladder: ladder, limit: limit, before: before)
+    public func history(name: String?, ladder: String?, tournament: String?, limit: Int, before: GameID?) throws(StoreError) -> [HistoryEntry] {
+        try findHistory(name: name, ladder: ladder, tournament: tournament, limit: limit, before: before)
     }
 
     public func replay(_ id: GameID) throws(StoreError) -> StoredGame? {
@@ -171,8 +177,16 @@ public final class PostgresStore: PairsStore, StoreReading {
         try findSoloLeaderboard(ladder: ladder, ranking: ranking, limit: limit)
     }
 
-    public func profile(name: String) throws(StoreError) -> Profile? {
-        try findProfile(name: name)
+    public func profile(name: String, tournament: String?) throws(StoreError) -> Profile? {
+        try findProfile(name: name, tournament: tournament)
+    }
+
+    public func tournaments(limit: Int, before: Int64?) throws(StoreError) -> [StoredTournament] {
+        try findTournaments(limit: limit, before: before)
+    }
+
+    public func tournament(key: String) throws(StoreError) -> StoredTournament? {
+        try findTournament(key: key)
     }
 
     // MARK: Names
@@ -225,7 +239,7 @@ final class PostgresGameSink: GameSink {
         self.retention = retention
     }
 
-    func commit(_ batch: [GameRecord]) -> Result<(committed: Int, failures: [StorageFailure]), DatabaseError> {
+    func commit(_ batch: [StoreWrite]) -> Result<(committed: Int, failures: [StorageFailure]), DatabaseError> {
         var failures: [StorageFailure] = []
         let outcome = connection.withConnection { connection -> Result<Int, PostgresError> in
             do throws(PostgresError) {

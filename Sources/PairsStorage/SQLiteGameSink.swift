@@ -17,7 +17,7 @@ final class SQLiteGameSink: GameSink {
 
     /// One transaction for the batch, one savepoint per game, so a game the database refuses costs only
     /// itself; any other failure costs the batch.
-    func commit(_ batch: [GameRecord]) -> Result<(committed: Int, failures: [StorageFailure]), DatabaseError> {
+    func commit(_ batch: [StoreWrite]) -> Result<(committed: Int, failures: [StorageFailure]), DatabaseError> {
         var failures: [StorageFailure] = []
         let outcome = connection.withConnection { connection -> Result<Int, SQLiteError> in
             do throws(SQLiteError) {

@@ -7,7 +7,7 @@ import CSQLite
 /// whole. A new version is one more case in `migrate(to:)` and one more function; `current` follows.
 enum Schema {
     /// The newest version this code knows.
-    static let current = 3
+    static let current = 4
 
     /// `PRAGMA application_id` of a Pairs database ("Pair" in ASCII): tells our files from other programs'
     /// SQLite databases, which would otherwise look like a Pairs database of an unknown version.
@@ -56,6 +56,7 @@ enum Schema {
         case 1: try createHistoryAndNames(connection)
         case 2: try addLadders(connection, ladders: ladders)
         case 3: try addNameSkeletons(connection)
+        case 4: try addTournaments(connection)
         default: throw SQLiteError(result: SQLITE_ERROR, message: "no migration to schema version \(version)")
         }
     }
@@ -142,6 +143,27 @@ extension Schema {
         try connection.execute("ALTER TABLE names ADD COLUMN skeleton TEXT NOT NULL DEFAULT ''")
         try MigrationSteps.fillSkeletons(on: connection)
         try connection.execute("CREATE INDEX names_by_skeleton ON names (skeleton)")
+    }
+
+    /// Version 4: finished tournaments with their standings, and the tournament each game was played in
+    /// (NULL for the rest, so the index holds tournament games only).
+    fileprivate static func addTournaments(_ connection: SQLiteConnection) throws(SQLiteError) {
+        try connection.execute("""
+            CREATE TABLE tournaments (
+                id INTEGER PRIMARY KEY,
+                key TEXT NOT NULL UNIQUE,
+                name TEXT NOT NULL,
+                format TEXT NOT NULL,
+                creator TEXT NOT NULL,
+                rules TEXT NOT NULL CHECK (json_valid(rules)),
+                ladder TEXT NOT NULL,
+                started_ms INTEGER NOT NULL,
+                ended_ms INTEGER NOT NULL,
+                standings TEXT NOT NULL CHECK (json_valid(standings))
+            ) STRICT;
+            ALTER TABLE games ADD COLUMN tournament TEXT;
+            CREATE INDEX games_by_tournament ON games (tournament, id) WHERE tournament IS NOT NULL;
+            """)
     }
 
     /// Makes the file give the pages of pruned games back to the file system (`Retention`): SQLite's

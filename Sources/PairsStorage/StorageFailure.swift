@@ -9,6 +9,10 @@ public enum StorageFailure: Sendable, Hashable, CustomStringConvertible {
     case ladderNotUpdated(DatabaseError, game: GameID)
     /// `GameWriter.maxBacklog` games were already waiting for the disk: this one was dropped.
     case backlogFull(room: String)
+    /// The database refused a finished tournament's record (its games are stored, each on its own).
+    case tournamentRefused(DatabaseError, name: String)
+    /// `GameWriter.maxBacklog` records were already waiting for the disk: this tournament's was dropped.
+    case tournamentDropped(name: String)
     /// Old games could not be pruned (`Retention`); the next step tries again.
     case pruneFailed(DatabaseError)
 
@@ -17,7 +21,7 @@ public enum StorageFailure: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .batchFailed(_, let games): games
         case .gameRefused, .backlogFull: 1
-        case .ladderNotUpdated, .pruneFailed: 0
+        case .ladderNotUpdated, .pruneFailed, .tournamentRefused, .tournamentDropped: 0
         }
     }
 
@@ -25,8 +29,8 @@ public enum StorageFailure: Sendable, Hashable, CustomStringConvertible {
     /// likely be lost too, rather than one game being refused.
     public var isStoreFailure: Bool {
         switch self {
-        case .batchFailed, .backlogFull: true
-        case .gameRefused, .ladderNotUpdated, .pruneFailed: false
+        case .batchFailed, .backlogFull, .tournamentDropped: true
+        case .gameRefused, .ladderNotUpdated, .pruneFailed, .tournamentRefused: false
         }
     }
 
@@ -38,6 +42,8 @@ public enum StorageFailure: Sendable, Hashable, CustomStringConvertible {
         case .ladderNotUpdated(let error, let game): "game \(game.rawValue) left its ladder alone: \(error)"
         case .backlogFull: "the writer is \(GameWriter.maxBacklog) games behind the disk"
         case .pruneFailed(let error): "old games could not be pruned: \(error)"
+        case .tournamentRefused(let error, let name): "tournament \(name)'s standings were refused: \(error)"
+        case .tournamentDropped: "the writer is \(GameWriter.maxBacklog) records behind the disk"
         }
     }
 
@@ -48,6 +54,8 @@ public enum StorageFailure: Sendable, Hashable, CustomStringConvertible {
         case .ladderNotUpdated(let error, let game): "storage: game \(game.rawValue) left its ladder alone: \(error)"
         case .backlogFull(let room): "storage: the writer is \(GameWriter.maxBacklog) games behind; a game of room \(room) was dropped"
         case .pruneFailed(let error): "storage: old games could not be pruned: \(error)"
+        case .tournamentRefused(let error, let name): "storage: tournament \(name)'s standings were refused: \(error)"
+        case .tournamentDropped(let name): "storage: the writer is \(GameWriter.maxBacklog) records behind; tournament \(name)'s standings were dropped"
         }
     }
 }

@@ -10,9 +10,10 @@ protocol StoreReading {
 }
 
 extension StoreReading {
-    /// Finished games, newest first: all of them, or those `name` played, or those on `ladder`, or both.
-    /// `before` pages back: only games with a smaller id (the last id of the previous page).
-    func findHistory(name: String?, ladder: String?, limit: Int, before: GameID?) throws(StoreError) -> [HistoryEntry] {
+    /// Finished games, newest first: all of them, or those `name` played, or those on `ladder`, or those of
+    /// the tournament whose key is `tournament`, or any combination. `before` pages back: only games with a
+    /// smaller id (the last id of the previous page).
+    func findHistory(name: String?, ladder: String?, tournament: String?, limit: Int, before: GameID?) throws(StoreError) -> [HistoryEntry] {
         guard GameStore.limitRange.contains(limit) else { throw .limitOutOfRange(limit) }
         // One statement per combination of filters, so each can use its index (players by name, games by
         // ladder) instead of a scan that tests `?1 IS NULL` on every row; and only the filters given are
@@ -26,6 +27,10 @@ extension StoreReading {
         if let ladder {
             values.append(.text(ladder))
             conditions.append("g.ladder = ?\(values.count)")
+        }
+        if let tournament {
+            values.append(.text(tournament))
+            conditions.append("g.tournament = ?\(values.count)")
         }
         let sql = "SELECT \(GameRow.columns) FROM games g WHERE \(conditions.joined(separator: " AND ")) ORDER BY g.id DESC LIMIT ?2"
         let rows = try read { connection throws(Connection.Failure) in
@@ -95,8 +100,9 @@ extension StoreReading {
     }
 
     /// Everything about `name`: claimed or not, its ratings and solo records, totals over every game it
-    /// played, and its last games. Nil when the store has never heard of the name.
-    func findProfile(name: String) throws(StoreError) -> Profile? {
+    /// played, and its last games; with `tournament`, the totals and last games of that tournament only. Nil
+    /// when the store has never heard of the name.
+    func findProfile(name: String, tournament: String?) throws(StoreError) -> Profile? {
         let byteOrder = Connection.dialect.byteOrder
         let found = try read { connection throws(Connection.Failure) in
             let claimed = try connection.integer("SELECT count(*) FROM names WHERE name = ?1", binding: [.text(name)]) ?? 0
@@ -113,8 +119,9 @@ extension StoreReading {
                        count(*) FILTER (WHERE g.outcome = 'draw'),
                        count(*) FILTER (WHERE g.outcome IN ('solo_cleared', 'solo_lost')),
                        count(*) FILTER (WHERE g.outcome = 'solo_cleared')
-                FROM players p JOIN games g ON g.id = p.game_id WHERE p.name = ?1
-                """, binding: [.text(name)]) { row in
+                FROM players p JOIN games g ON g.id = p.game_id
+                WHERE p.name = ?1\(tournament == nil ? "" : " AND g.tournament = ?2")
+                """, binding: [.text(name)] + (tournament.map { [.text($0)] } ?? [])) { row in
                 Profile.Totals(
                     games: row.int(at: 0), wins: row.int(at: 1), losses: row.int(at: 2), draws: row.int(at: 3),
                     soloPlayed: row.int(at: 4), soloCleared: row.int(at: 5))
@@ -123,9 +130,38 @@ extension StoreReading {
         }
         let (isClaimed, ratings, solo, totals) = found
         guard isClaimed || totals.games + totals.soloPlayed > 0 else { return nil }
-        let lastGames = try findHistory(name: name, ladder: nil, limit: GameStore.profileGames, before: nil)
+        let lastGames = try findHistory(name: name, ladder: nil, tournament: tournament, limit: GameStore.profileGames, before: nil)
         return Profile(name: name, isClaimed: isClaimed, ratings: ratings, solo: solo, totals: totals, lastGames: lastGames)
     }
+}
+
+extension StoreReading {
+    /// Finished tournaments, the last committed first; `before` pages back by `StoredTournament.id`.
+    func findTournaments(limit: Int, before: Int64?) throws(StoreError) -> [StoredTournament] {
+        guard GameStore.limitRange.contains(limit) else { throw .limitOutOfRange(limit) }
+        return try read { connection throws(Connection.Failure) in
+            try connection.rows(
+                "SELECT \(tournamentColumns) FROM tournaments WHERE id < ?1 ORDER BY id DESC LIMIT ?2",
+                binding: [.integer(before ?? .max), .int(limit)], storedTournament)
+        }
+    }
+
+    /// The finished tournament whose key is `key`, or nil.
+    func findTournament(key: String) throws(StoreError) -> StoredTournament? {
+        try read { connection throws(Connection.Failure) in
+            try connection.rows("SELECT \(tournamentColumns) FROM tournaments WHERE key = ?1", binding: [.text(key)], storedTournament)
+        }.first
+    }
+}
+
+private let tournamentColumns = "id, key, name, format, creator, rules, ladder, started_ms, ended_ms, standings"
+
+private func storedTournament(_ row: some SQLRow) -> StoredTournament {
+    StoredTournament(id: row.int64(at: 0), record: TournamentRecord(
+        key: row.text(at: 1), name: row.text(at: 2), format: row.text(at: 3), creator: row.text(at: 4),
+        rules: StoredRules(json: row.text(at: 5), ladder: row.text(at: 6)),
+        started: WallClockTime(unixMilliseconds: row.int64(at: 7)), ended: WallClockTime(unixMilliseconds: row.int64(at: 8)),
+        standingsJSON: row.text(at: 9)))
 }
 
 private let ratingColumns = "ladder, name, rating, deviation, games, wins, losses, draws"
@@ -150,7 +186,7 @@ private func soloRecord(_ row: some SQLRow) -> SoloRecord {
 struct GameRow: Sendable {
     /// The columns, in the order `init` reads them, of `games` named `g`.
     static let columns =
-        "g.id, g.room, g.rules, g.ladder, g.outcome, g.winner, g.ending, g.rated, g.started_ms, g.ended_ms, g.flips"
+        "g.id, g.room, g.rules, g.ladder, g.outcome, g.winner, g.ending, g.rated, g.started_ms, g.ended_ms, g.flips, g.tournament"
 
     var id: Int64
     var room: String
@@ -162,6 +198,7 @@ struct GameRow: Sendable {
     var started: Int64
     var ended: Int64
     var flips: Int
+    var tournament: String?
 
     init(_ row: some SQLRow) {
         id = row.int64(at: 0)
@@ -174,6 +211,7 @@ struct GameRow: Sendable {
         started = row.int64(at: 8)
         ended = row.int64(at: 9)
         flips = row.int(at: 10)
+        tournament = row.optionalText(at: 11)
     }
 
     /// The summary the row stores, or `damagedGame` when a code is one no version wrote.
@@ -184,7 +222,7 @@ struct GameRow: Sendable {
         return GameSummary(
             room: room, rules: rules, players: players, outcome: outcome, ending: ending,
             started: WallClockTime(unixMilliseconds: started), ended: WallClockTime(unixMilliseconds: ended),
-            rated: rated)
+            rated: rated, tournament: tournament)
     }
 }
 

@@ -1,0 +1,56 @@
+/// A finished tournament as the store keeps it: who ran it, by what rules, and its final standings. Its games
+/// are in history, each naming it by `key` (`GameSummary.tournament`).
+///
+/// Like the rules, the standings are the caller's JSON, kept as given: the store ranks no one and needs no
+/// schema change when a tie-break is added.
+public struct TournamentRecord: Sendable, Hashable {
+    /// The caller's name for this tournament, unique over time (a tournament's name is unique only while it
+    /// runs: a weekly cup reuses it): what its games carry and what history filters by.
+    public var key: String
+    /// Its name as players knew it.
+    public var name: String
+    /// Its format, as the caller names it (`swiss`, `arena`).
+    public var format: String
+    /// Who created it.
+    public var creator: String
+    /// The rules of every game of it.
+    public var rules: StoredRules
+    /// When it started and ended, on the wall clock.
+    public var started: WallClockTime
+    public var ended: WallClockTime
+    /// The final standings, as the caller writes them: a JSON array, best first.
+    public var standingsJSON: String
+
+    public init(key: String, name: String, format: String, creator: String, rules: StoredRules,
+                started: WallClockTime, ended: WallClockTime, standingsJSON: String) {
+        self.key = key
+        self.name = name
+        self.format = format
+        self.creator = creator
+        self.rules = rules
+        self.started = started
+        self.ended = ended
+        self.standingsJSON = standingsJSON
+    }
+
+    /// The most bytes of standings kept: a tournament's 1,024 entrants at about a hundred bytes a row, with
+    /// room; a row of the database stays bounded whatever a caller sends.
+    public static let maxStandingsBytes = 512 * 1024
+
+    /// Fails when the record contradicts itself or a text is out of its bounds (checked before it is queued).
+    public func validate() throws(GameRecordError) {
+        guard started <= ended else { throw .endedBeforeStarted }
+        for (text, kind) in [(key, RecordText.tournament), (name, .tournament), (format, .tournament), (creator, .name),
+                             (rules.json, .rules), (rules.ladder, .ladder), (standingsJSON, .standings)] {
+            let bytes = text.utf8.count
+            guard (1...kind.maxBytes).contains(bytes) else { throw .textLength(kind, bytes: bytes) }
+        }
+    }
+}
+
+/// A finished tournament in the store, with its number there.
+public struct StoredTournament: Sendable, Hashable {
+    /// Numbered by the store in the order tournaments are committed: pages of `tournaments` go back by it.
+    public var id: Int64
+    public var record: TournamentRecord
+}
