@@ -207,7 +207,7 @@ extension LoadRunner {
         case .welcome(let welcome):
             // The server names its version in every welcome; the first is kept for the report.
             if serverVersion == nil { serverVersion = welcome.server }
-        case .chat, .rooms, .pong, .stats, .help, .history, .replay, .replayMoves, .leaderboard, .profile, .tournament, .tournaments:
+        case .chat, .rooms, .pong, .stats, .help, .history, .replay, .replayMoves, .leaderboard, .profile, .tournament, .tournaments, .redirect:
             break
         }
     }
