@@ -49,6 +49,8 @@ final class LobbyHarness {
     private(set) var queries: [(query: StorageQuery, request: RequestID?, connection: ConnectionID)] = []
     /// Names waiting for the store's word, oldest first; `answerName(_:)` gives it.
     private(set) var lookups: [NameLookup] = []
+    /// Questions for the cluster, in the order the lobby asked them.
+    var clusterInquiries: [ClusterInquiry] = []
     /// The seed every room deals from.
     let seed: UInt64
     /// Whether what the lobby sends is kept (and decoded); off while a test makes thousands of rooms it
@@ -252,6 +254,8 @@ final class LobbyHarness {
             queries.append((query, request, connection))
         case .checkName(let lookup):
             lookups.append(lookup)
+        case .askCluster(let inquiry):
+            clusterInquiries.append(inquiry)
         }
     }
 }
