@@ -146,5 +146,41 @@ struct ClusterInstancesTests {
         #expect(lines.count == 1, "\(lines)")
         #expect(lines.first?.hasPrefix("pairs serve: cannot reach the cluster's Redis at redis://127.0.0.1:\(redis.port)") == true)
     }
+
+    @Test("Redis lost mid-run: the game under way plays on, what needs Redis is cluster_unavailable, logged once; when it is back, all is written back and works")
+    func redisLostAndBack() throws {
+        let redis = try RedisServer()
+        let a = try ServeInstance(redis: redis)
+        let (ann, bob) = (try LineClient(port: a.port), try LineClient(port: a.port))
+        ann.send("join steady")
+        #expect(try ann.answer().contains("\"type\":\"joined\""))
+        bob.send("join steady")
+        #expect(try bob.answer().contains("\"type\":\"joined\""))
+        try ann.line(containing: "\"phase\":\"playing\"")
+
+        try redis.stop()
+        let late = try LineClient(port: a.port)
+        late.send("join attic")
+        let refusal = try late.answer()
+        #expect(refusal.contains("\"code\":\"cluster_unavailable\""), "\(refusal)")
+        // A flip needs nothing of Redis: whoever is on turn flips, and both see it.
+        ann.send("flip 0")
+        bob.send("flip 0")
+        try ann.line(containing: "\"kind\":\"flip\"")
+        try blockingWaitUntil("the log to say Redis is lost", within: Self.exitSeconds) { a.process.errorText.contains(" cluster_unavailable ") }
+        // Another refusal after the first line: still one line in the log.
+        late.send("join cellar")
+        #expect(try late.answer().contains("\"code\":\"cluster_unavailable\""))
+
+        try redis.start()
+        try blockingWaitUntil("the log to say Redis is back", within: Self.exitSeconds) { a.process.errorText.contains(" cluster_available") }
+        let unavailableLines = a.process.errorText.split(separator: "\n").filter { $0.contains(" cluster_unavailable ") }
+        #expect(unavailableLines.count == 1, "\(unavailableLines)")
+        // The restarted Redis was empty: the instance wrote its room back, and new names work again.
+        let peer = registry(redis)
+        try blockingWaitUntil("the room written back", within: Self.exitSeconds) { try peer.owner(ofRoom: "steady")?.address == a.address }
+        late.send("join attic")
+        #expect(try late.answer().contains("\"type\":\"joined\""))
+    }
 }
 #endif
