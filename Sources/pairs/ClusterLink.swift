@@ -7,10 +7,16 @@ import PairsLobby
 /// names rooms after `instanceTag`), and given its agent once the server listens and knows the address
 /// peers reach it by; until then every question is answered `unavailable`.
 final class ClusterLink: LobbyCluster, @unchecked Sendable {
-    // @unchecked: `agent` is set once and read behind its lock.
+    // @unchecked: `agent` is set once and read behind its lock; `missed` is behind its own.
+    /// Changes kept while Redis is out of reach, at most: an outage under heavy churn must not grow memory
+    /// without bound. Past it the oldest are dropped (a room or token then found only on this instance).
+    static let maxMissedChanges = 10_000
+
     let instance: String
     let instanceTag: String
     private let agent = PthreadLocked<ClusterAgent?>(nil)
+    /// Changes Redis did not take because it was out of reach, oldest first: written once it is back.
+    private let missed = PthreadLocked<[ClusterChange]>([])
 
     init(instance: String) {
         self.instance = instance
@@ -38,8 +44,8 @@ final class ClusterLink: LobbyCluster, @unchecked Sendable {
     }
 
     func note(_ change: ClusterChange) {
-        // A change Redis misses while out of reach is not retried: the entries that matter (a room
-        // claimed by a join) are already the registry's, and it writes them back when Redis returns.
+        // A change Redis misses while out of reach is kept and written when it is back (`replayMissed`), in
+        // order, so that a token issued and retired meanwhile ends retired.
         current?.perform({ (registry: ClusterRegistry) throws(RedisError) in
             switch change {
             case .roomOpened(let name): _ = try registry.claimRoom(name)
@@ -49,7 +55,22 @@ final class ClusterLink: LobbyCluster, @unchecked Sendable {
                 _ = try registry.registerToken(token)
             case .tokenRetired(let token): try registry.releaseToken(token)
             }
-        }, completion: { _ in })
+        }, completion: { [missed] result in
+            guard case .failure(let error) = result, error.isUnavailable else { return }
+            missed.withLock { changes in
+                changes.append(change)
+                if changes.count > Self.maxMissedChanges { changes.removeFirst(changes.count - Self.maxMissedChanges) }
+            }
+        })
+    }
+
+    /// Writes the changes Redis missed while out of reach; called when it answers again.
+    func replayMissed() {
+        let changes = missed.withLock { changes in
+            defer { changes = [] }
+            return changes
+        }
+        for change in changes { note(change) }
     }
 
     private static func answer(_ outcome: ClaimOutcome, in registry: ClusterRegistry) -> ClusterAnswer {

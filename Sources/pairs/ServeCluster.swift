@@ -70,10 +70,14 @@ final class ServeCluster: @unchecked Sendable {
     func join(_ server: Server) throws(Refusal) -> String {
         let address = advertise ?? server.listeningAddress
         #if Cluster
+        let link = link
         let agent = ClusterAgent(endpoint: endpoint, address: address, instance: link.instance) { [weak server] event in
             switch event {
             case .unavailable(let error): server?.report(.unavailable(error: "\(error)"))
-            case .available: server?.report(.available)
+            case .available:
+                server?.report(.available)
+                // What Redis missed meanwhile (tokens, rooms the lobby named) is written now.
+                link.replayMissed()
             case .changed: break
             }
         }

@@ -163,6 +163,12 @@ struct ClusterInstancesTests {
         late.send("join attic")
         let refusal = try late.answer()
         #expect(refusal.contains("\"code\":\"cluster_unavailable\""), "\(refusal)")
+        // A quick match needs nothing of Redis to start: its room is recorded once Redis is back.
+        let quick = try LineClient(port: a.port)
+        quick.send("join")
+        let quickJoined = try quick.answer()
+        let quickRoom = String(try #require(quickJoined.split(separator: "\"").drop { $0 != "room" }.dropFirst(2).first))
+        #expect(quickRoom.hasPrefix("quick-"), "\(quickJoined)")
         // A flip needs nothing of Redis: whoever is on turn flips, and both see it.
         ann.send("flip 0")
         bob.send("flip 0")
@@ -179,6 +185,7 @@ struct ClusterInstancesTests {
         // The restarted Redis was empty: the instance wrote its room back, and new names work again.
         let peer = registry(redis)
         try blockingWaitUntil("the room written back", within: Self.exitSeconds) { try peer.owner(ofRoom: "steady")?.address == a.address }
+        try blockingWaitUntil("the room made meanwhile recorded", within: Self.exitSeconds) { try peer.owner(ofRoom: quickRoom)?.address == a.address }
         late.send("join attic")
         #expect(try late.answer().contains("\"type\":\"joined\""))
     }
