@@ -59,7 +59,7 @@ let package = Package(
         // a queue of their own by `ClusterAgent`. Empty without `Cluster`.
         .target(name: "PairsCluster", dependencies: [.target(name: "CHiredis", condition: .when(traits: ["Cluster"]))]),
         // The one executable: a thin command-line front over the modules above.
-        .executableTarget(name: "pairs", dependencies: ["PairsRules", "PairsWire", "PairsLobby", "PairsPolling", "PairsServer", "PairsStorage", "PairsBots", "PairsClient", "PairsLoad"]),
+        .executableTarget(name: "pairs", dependencies: ["PairsRules", "PairsWire", "PairsLobby", "PairsPolling", "PairsServer", "PairsStorage", "PairsBots", "PairsClient", "PairsLoad", "PairsCluster"]),
 
         // Helpers shared by the test targets (seeded games played with the real rules, finding the built
         // binary and the tools CI installs, a WebSocket client and the Autobahn cases); not shipped.

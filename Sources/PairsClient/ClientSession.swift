@@ -16,6 +16,10 @@ import PairsWire
 /// without its password (`nameRefused`), and nothing must be joined under another name meanwhile. The
 /// owner may then say hello again with the password (`sayHello(password:)`).
 ///
+/// The session follows the server's `redirect`s (it says so in `hello`): when the room or seat asked for is
+/// on another instance of a cluster, it connects there, says `hello` again and repeats the request with
+/// the same id; its owner sees only the answer, as if the first server had given it.
+///
 /// Every request gets an integer `id`, so the owner can tell which answer or error belongs to which request.
 ///
 /// Confinement: everything happens on `queue`. Call `start`, `send`, `quit` and `close` there; events are
@@ -25,7 +29,11 @@ public final class ClientSession: @unchecked Sendable {
     /// answers at once, so this only matters when it has gone quiet.
     public static let quitTimeoutMilliseconds = 1_000
 
-    public let endpoint: ServerEndpoint
+    /// Where the session connects: the server it started with, or the instance a `redirect` sent it to.
+    public private(set) var endpoint: ServerEndpoint
+    /// Redirects followed in a row, without a `joined` between them, at most: instances that disagree
+    /// about an owner (a registry that lost an entry) would otherwise send a client back and forth forever.
+    static let maxRedirectsInARow = 4
     public let queue: DispatchQueue
     /// The name said in `hello` on every connection; nil keeps the server's default name.
     public let name: String?
@@ -64,6 +72,11 @@ public final class ClientSession: @unchecked Sendable {
     private var watchedRoom: String?
     /// Whether `skippedUnknown` was reported: it is said once per session.
     private var hasReportedUnknown = false
+    /// The last `join`, `watch` or `resume` sent, with its id: what a `redirect` asks to repeat elsewhere.
+    private var lastPlaceRequest: Request?
+    /// The request to repeat on the connection being opened after a `redirect`.
+    private var redirectedRequest: Request?
+    private var redirectsInARow = 0
 
     public init(endpoint: ServerEndpoint, name: String?, password: String? = nil, queue: DispatchQueue,
                 reconnectPolicy: ReconnectPolicy = ReconnectPolicy()) {
@@ -95,6 +108,10 @@ public final class ClientSession: @unchecked Sendable {
         guard let connection, connection.isOpen, !isQuitting else { return nil }
         let id = RequestID.integer(nextRequestID)
         nextRequestID += 1
+        switch message {
+        case .join, .watch, .resume: lastPlaceRequest = Request(id: id, message)
+        default: break
+        }
         do {
             try connection.send(Request(id: id, message))
         } catch {
@@ -111,7 +128,7 @@ public final class ClientSession: @unchecked Sendable {
         guard let name, !hasBeenReady, helloRequestID == nil else { return }
         self.password = password
         // Before `start`, or without a connection just now, the next greeting says hello with it.
-        helloRequestID = send(.hello(name: name, password: password))
+        helloRequestID = send(.hello(name: name, password: password, followsRedirects: true))
     }
 
     /// Says `quit` and ends once the server has closed (or after `quitTimeoutMilliseconds`). The seat is
@@ -166,15 +183,22 @@ public final class ClientSession: @unchecked Sendable {
     /// hold the `welcome` of a connection that has said nothing (protocol.md, "One port"); one that speaks
     /// first is greeted at once. Requests sent before `welcome` are answered after it, in order.
     private func speakFirst() {
+        if let request = redirectedRequest, let connection {
+            redirectedRequest = nil
+            if let name { send(.hello(name: name, password: password, followsRedirects: true)) }
+            lastPlaceRequest = request
+            try? connection.send(request)
+            return
+        }
         if hasBeenReady {
-            if let name { send(.hello(name: name, password: password)) }
+            if let name { send(.hello(name: name, password: password, followsRedirects: true)) }
             if let token {
                 resumeRequestID = send(.resume(token: token))
             } else if let watchedRoom {
                 send(.watch(room: watchedRoom))
             }
         } else if let name {
-            helloRequestID = send(.hello(name: name, password: password))
+            helloRequestID = send(.hello(name: name, password: password, followsRedirects: true))
         }
     }
 
@@ -200,7 +224,9 @@ public final class ClientSession: @unchecked Sendable {
         case .welcome(let welcome) where welcome.id == nil && !isWelcomed:
             // What the connection needed said went out when it opened (`speakFirst`).
             isWelcomed = true
-            if hasBeenReady {
+            if redirectsInARow > 0 {
+                // Arrived where a redirect sent it: nothing was lost, so there is nothing to report.
+            } else if hasBeenReady {
                 recovery = nil
                 emit(.reconnected)
             } else if name == nil {
@@ -213,7 +239,10 @@ public final class ClientSession: @unchecked Sendable {
         case .error(let error) where error.id != nil && error.id == helloRequestID:
             helloRequestID = nil
             return emit(.nameRefused(error))
+        case .redirect(let redirect):
+            return follow(redirect)
         case .joined(let joined):
+            redirectsInARow = 0
             room = joined.room
             seat = joined.seat
             token = joined.token
@@ -235,6 +264,33 @@ public final class ClientSession: @unchecked Sendable {
             break
         }
         emit(.message(message))
+    }
+
+    /// Connects to the instance `redirect` names and repeats the request there (`speakFirst`). A redirect
+    /// that answers no request of this session's, or one too many in a row, ends it as an error would.
+    private func follow(_ redirect: Redirect) {
+        guard let request = lastPlaceRequest, request.id == redirect.id || redirect.id == nil else { return }
+        guard redirectsInARow < Self.maxRedirectsInARow else {
+            return emit(.message(.error(RequestError(.ownedElsewhere, "sent from instance to instance \(redirectsInARow) times; giving up",
+                                                     id: redirect.id))))
+        }
+        redirectsInARow += 1
+        endpoint = ServerEndpoint(host: redirect.host, port: redirect.port)
+        redirectedRequest = request
+        // The old connection goes quietly: its handler checks that it is still the session's.
+        let old = connection
+        connection = nil
+        isWelcomed = false
+        old?.close()
+        openConnection { [self] result in
+            switch result {
+            case .success(let connection):
+                adopt(connection)
+            case .failure(let error):
+                redirectedRequest = nil
+                end(.cannotConnect(error))
+            }
+        }
     }
 
     private func becomeReady(_ welcome: Welcome) {

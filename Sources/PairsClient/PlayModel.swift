@@ -210,7 +210,7 @@ public struct PlayModel: Sendable {
             return answer(LobbyWords.statistics(statistics))
         case .history, .replay, .replayMoves, .leaderboard, .profile:
             return record(takeAnswerLine(message))
-        case .welcome, .pong, .help, .tournament, .tournaments:
+        case .welcome, .pong, .help, .tournament, .tournaments, .redirect:
             return []
         }
     }

@@ -24,10 +24,12 @@ public final class ClusterAgent: @unchecked Sendable {
     /// An agent for an instance reached at `address` (`HOST:PORT`), over a connection of its own to the Redis
     /// at `endpoint` (see `ClusterRegistry` for `entryTTL`). `onEvent` is called on `queue`: keep it short
     /// (log, or hand the event to a rooms' loop).
-    public init(endpoint: RedisEndpoint, address: String, entryTTL: Duration = ClusterRegistry.defaultEntryTTL,
+    /// `instance` is the id it goes by (random by default; the server picks it first, to tag its rooms' names).
+    public init(endpoint: RedisEndpoint, address: String, instance: String = ClusterRegistry.newIdentifier(),
+                entryTTL: Duration = ClusterRegistry.defaultEntryTTL,
                 label: String = "pairs.cluster", onEvent: @escaping @Sendable (ClusterEvent) -> Void) {
-        registry = ClusterRegistry(client: RedisClient(endpoint: endpoint), address: address, entryTTL: entryTTL)
-        instance = registry.instance
+        registry = ClusterRegistry(client: RedisClient(endpoint: endpoint), address: address, instance: instance, entryTTL: entryTTL)
+        self.instance = registry.instance
         self.onEvent = onEvent
         queue = DispatchQueue(label: label)
     }

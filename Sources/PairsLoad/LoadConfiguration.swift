@@ -59,6 +59,10 @@ public struct LoadConfiguration: Sendable, Hashable {
     /// Requests per second per connection at most; nil for as fast as the game goes. Slower bots are
     /// just slower: the pacing wait is part of the bot's think time, not of the measured latency.
     public var ratePerConnection: Double?
+    /// Whether each connection says `hello` (as `load-N`) asking for redirects, and follows them: for a
+    /// cluster of instances (protocol.md, "Several instances"), where a game's room may be on another
+    /// instance than the one connected to. Off by default, so a run against one server sends what it always did.
+    public var followsRedirects = false
     /// The server's process id, to report its CPU time next to the load client's.
     public var serverPID: Int32?
     /// Seeds the bots' choices.

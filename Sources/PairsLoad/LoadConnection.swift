@@ -55,6 +55,12 @@ final class LoadConnection {
     /// Ids of the join and leave sent, to recognise their errors.
     var joinID: Int64 = 0
     var leaveID: Int64 = 0
+    /// The instance a `redirect` sent this connection to; nil for the run's server.
+    var redirectedTo: SocketAddress?
+    /// Redirects followed; bounded by `LoadConnection.maxRedirects`.
+    var redirects = 0
+    /// Redirects one join follows at most: instances that disagree about an owner must not bounce it forever.
+    static let maxRedirects = 4
 
     init(index: Int, game: Int, partner: Int?, interval: UInt64) {
         self.index = index

@@ -9,6 +9,9 @@ extension LoadRunner {
     func sendJoin(_ connection: LoadConnection) {
         let game = games[connection.game]
         if connection.joinID == 0 { connection.joinID = game.newID(.join) }
+        if configuration.followsRedirects {
+            send(RequestEncoder.encode(Request(.hello(name: "load-\(connection.index)", followsRedirects: true))), on: connection)
+        }
         let join = JoinRequest(room: configuration.room(connection.game), rules: configuration.rules)
         send(RequestEncoder.encode(Request(id: .integer(connection.joinID), .join(join))), on: connection)
         connection.sent(at: batchTime)

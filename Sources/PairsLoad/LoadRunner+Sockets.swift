@@ -23,7 +23,7 @@ extension LoadRunner {
 
     private func open(_ connection: LoadConnection) {
         let fd: Int32
-        switch SocketConnector.startConnecting(to: address) {
+        switch SocketConnector.startConnecting(to: connection.redirectedTo ?? address) {
         case .success(let started):
             fd = started
         case .failure(let error):
@@ -81,6 +81,23 @@ extension LoadRunner {
             }
         }
         openConnections()
+    }
+
+    /// The join went to an instance of a cluster that does not own the room: the connection closes and
+    /// opens again to the one named, where the join is sent anew.
+    private func follow(_ redirect: Redirect, on connection: LoadConnection) {
+        guard phase == .running, connection.status == .open, connection.seat == nil, redirect.id == .integer(connection.joinID) else { return }
+        connection.redirects += 1
+        guard connection.redirects <= LoadConnection.maxRedirects,
+              let target = try? ServerAddress.resolve(host: redirect.host, port: redirect.port) else {
+            closeSocket(connection)
+            return failBeforeJoining(connection, reason: "redirect to \(redirect.host):\(redirect.port) not followed")
+        }
+        closeSocket(connection)
+        connection.redirectedTo = target
+        connection.framing = .lines(LineFramer())
+        connection.status = .idle
+        open(connection)
     }
 
     /// Sends the WebSocket handshake, as a browser opening `/ws` does; the join goes once its 101 is read.
@@ -207,6 +224,8 @@ extension LoadRunner {
         case .welcome(let welcome):
             // The server names its version in every welcome; the first is kept for the report.
             if serverVersion == nil { serverVersion = welcome.server }
+        case .redirect(let redirect):
+            follow(redirect, on: connection)
         case .chat, .rooms, .pong, .stats, .help, .history, .replay, .replayMoves, .leaderboard, .profile, .tournament, .tournaments:
             break
         }

@@ -36,6 +36,10 @@ final class Client {
     /// Requests that arrived while `pendingHello` waited: they are handled, in order, once it is answered,
     /// so that a `join` sent right after a `hello` sits down under the new name.
     var deferred: [Request] = []
+    /// Whether the client said in `hello` that it follows `redirect`s to other instances of a cluster.
+    var followsRedirects = false
+    /// A `join`, `watch` or `resume` waiting for the cluster's word on where its room or seat is.
+    var awaitedCluster: Request?
     /// The last message received, for the idle limit.
     var lastActivity: Moment
     /// Whether the connection has sent anything at all: one that never did (a browser's spare socket, a
@@ -75,6 +79,9 @@ final class Client {
         case .seated(let room, _), .watching(let room): room
         }
     }
+
+    /// Whether the client's requests wait for an answer: the store's on a name, or the cluster's on a room.
+    var isWaiting: Bool { pendingHello != nil || awaitedCluster != nil }
 
     /// Whether the connection plays under the name it proved.
     var hasProvenName: Bool { provenName == name }

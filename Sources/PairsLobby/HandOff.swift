@@ -30,6 +30,7 @@ struct ExportedClient: Sendable {
     let lastActivity: Moment
     let hasSpoken: Bool
     let lastRequestWasLeave: Bool
+    let followsRedirects: Bool
 }
 
 extension Client {
@@ -37,7 +38,8 @@ extension Client {
     /// moves it. A client waiting for the store's word on a name never moves (its requests wait).
     var exported: ExportedClient {
         ExportedClient(id: id, peer: peer, name: name, rateLimiter: rateLimiter, provenName: provenName, failedPasswords: failedPasswords,
-                       deferred: deferred, lastActivity: lastActivity, hasSpoken: hasSpoken, lastRequestWasLeave: lastRequestWasLeave)
+                       deferred: deferred, lastActivity: lastActivity, hasSpoken: hasSpoken, lastRequestWasLeave: lastRequestWasLeave,
+                       followsRedirects: followsRedirects)
     }
 
     convenience init(_ exported: ExportedClient) {
@@ -49,6 +51,7 @@ extension Client {
         deferred = exported.deferred
         hasSpoken = exported.hasSpoken
         lastRequestWasLeave = exported.lastRequestWasLeave
+        followsRedirects = exported.followsRedirects
     }
 }
 
@@ -92,7 +95,7 @@ extension Lobby {
     /// Handles, in order, the requests that waited behind a `hello`, until one waits again or the client is
     /// gone from this shard (closed, or handed over with the rest).
     func handleDeferred(of client: Client, at now: Moment) {
-        while client.pendingHello == nil, !client.deferred.isEmpty, clients[client.id] === client {
+        while !client.isWaiting, !client.deferred.isEmpty, clients[client.id] === client {
             handle(client.deferred.removeFirst(), from: client, at: now)
         }
     }

@@ -7,7 +7,8 @@ extension Lobby {
         let id = request.id
         if case .leave = request.message { client.lastRequestWasLeave = true } else { client.lastRequestWasLeave = false }
         switch request.message {
-        case .hello(let name, let password):
+        case .hello(let name, let password, let followsRedirects):
+            client.followsRedirects = followsRedirects
             hello(name, password: password, from: client, id: id, at: now)
         case .join(let join):
             self.join(join, from: client, request: request, at: now)
@@ -164,6 +165,7 @@ extension Lobby {
             if let shard = directory.shared.shard(ofRoom: name), shard != directory.shard {
                 return handOff(client, request, to: shard)
             }
+            if clusterClaims.isClaiming(name) { return awaitClaim(of: name, by: client, request: request) }
         }
         // The rules count only where the join makes a room (or picks a quick match).
         guard let rules = rules(join.rules, for: client, id: id) else { return }
@@ -181,6 +183,9 @@ extension Lobby {
             claim = directory.shared.claimNewRoom(prefix: "quick", on: directory.shard, address: client.address, waitingFor: rules)
         }
         switch claim {
+        case .claimed(let name) where join.room != nil && directory.shared.cluster != nil:
+            // A name of the client's: another instance may own it, and the cluster says which first.
+            claimFromCluster(name, rules: rules, for: client, request: request)
         case .claimed(let name):
             sit(client, in: openRoom(named: name, quickMatch: isQuickMatch, rules: rules), id: id, at: now)
         case .elsewhere(let name, let shard):
@@ -214,7 +219,7 @@ extension Lobby {
         }
     }
 
-    private func watch(_ name: String, from client: Client, request: Request, at now: Moment) {
+    func watch(_ name: String, from client: Client, request: Request, at now: Moment, askingCluster: Bool = true) {
         let id = request.id
         guard case .lobby = client.place else {
             return refuse(.alreadyInRoom, "leave your room first", id: id, to: client)
@@ -223,6 +228,8 @@ extension Lobby {
             if let shard = directory.shared.shard(ofRoom: name), shard != directory.shard {
                 return handOff(client, request, to: shard)
             }
+            if clusterClaims.isClaiming(name) { return awaitClaim(of: name, by: client, request: request) }
+            if askingCluster, directory.shared.cluster != nil { return ask(.findRoom(name), for: client, request: request) }
             return refuse(.noSuchRoom, "no room is called \(name)", id: id, to: client)
         }
         idleList.remove(client)
@@ -278,13 +285,16 @@ extension Lobby {
         broadcast(chat, messages: 1, in: room)
     }
 
-    private func resume(_ token: String, from client: Client, request: Request, at now: Moment) {
+    func resume(_ token: String, from client: Client, request: Request, at now: Moment, askingCluster: Bool = true) {
         let id = request.id
         guard case .lobby = client.place else {
             return refuse(.alreadyInRoom, "leave your room first", id: id, to: client)
         }
         if directory.seat(forToken: token) == nil, let shard = directory.shared.shard(ofToken: token), shard != directory.shard {
             return handOff(client, request, to: shard)
+        }
+        if askingCluster, directory.seat(forToken: token) == nil, directory.shared.shard(ofToken: token) == nil, directory.shared.cluster != nil {
+            return ask(.findToken(token), for: client, request: request)
         }
         guard let (room, seat) = directory.seat(forToken: token), let name = room.match.playerName(in: seat) else {
             return refuse(.badToken, "that token is unknown, expired or already used", id: id, to: client)

@@ -45,6 +45,8 @@ public final class Lobby {
     private var spareOutbox: [LobbyAction?] = []
     /// Connections handed to other shards, not yet taken by the transport.
     var handOffs: [HandOff] = []
+    /// Room names this shard is claiming from the cluster, with who waits for the answer.
+    var clusterClaims = ClusterClaims()
 
     /// The whole lobby, alone: one shard with a directory of its own.
     public convenience init(
@@ -103,7 +105,7 @@ public final class Lobby {
         }
         // A blank line is ignored but still counts against the rate, so newlines alone cannot flood.
         guard admit(messageFrom: client, id: request?.id, cost: request?.message.rateCost ?? 1, at: now), let request else { return }
-        guard client.pendingHello == nil else { return postpone(request, of: client) }
+        guard !client.isWaiting else { return postpone(request, of: client) }
         handle(request, from: client, at: now)
     }
 

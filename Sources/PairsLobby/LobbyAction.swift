@@ -29,6 +29,9 @@ public enum LobbyAction: Sendable {
     indirect case query(StorageQuery, request: RequestID?, to: ConnectionID)
     /// Look a name up among the claimed ones (after a delay), and tell the lobby (`nameChecked`).
     indirect case checkName(NameLookup)
+    /// Ask the cluster where a room or a resume token's seat is (or claim a room's name), off the loop, and
+    /// tell the lobby (`clusterAnswered`). Only with a cluster (`LobbyDirectory.cluster`).
+    indirect case askCluster(ClusterInquiry)
 }
 
 extension ByeReason {

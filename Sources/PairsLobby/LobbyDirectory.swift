@@ -28,6 +28,9 @@ import PairsWire
 public final class LobbyDirectory: Sendable {
     /// How many shards share the table; shards are numbered from 0.
     public let shardCount: Int
+    /// The instances this one shares rooms and tokens with, if it runs in a cluster: told of every room
+    /// and token this table gains or loses (never under the lock; telling never blocks).
+    public let cluster: (any LobbyCluster)?
     private let table: PthreadLocked<Table>
 
     /// One room as every shard sees it.
@@ -68,9 +71,10 @@ public final class LobbyDirectory: Sendable {
         }
     }
 
-    public init(shards: Int = 1, configuration: LobbyConfiguration) {
+    public init(shards: Int = 1, configuration: LobbyConfiguration, cluster: (any LobbyCluster)? = nil) {
         precondition(shards >= 1, "a lobby has at least one shard")
         shardCount = shards
+        self.cluster = cluster
         table = PthreadLocked(Table(awaySeats: AwaySeats(limits: configuration.roomLimits),
                             guessLimiter: PasswordGuessLimiter(policy: configuration.passwordGuesses)))
     }
@@ -121,7 +125,9 @@ public final class LobbyDirectory: Sendable {
     /// to the next quick joiner of those rules at once, unless one waits already (then that one is the
     /// answer). Finding and claiming are one step, so two quick joiners on two shards meet in one room.
     func claimNewRoom(prefix: String, on shard: Int, address: String, waitingFor rules: RuleSet? = nil) -> Claim {
-        locked { table in
+        // In a cluster the instance's tag keeps the names this instance makes apart from its peers'.
+        let prefix = cluster.map { "\(prefix)-\($0.instanceTag)" } ?? prefix
+        let claim = locked { table -> Claim in
             if let rules, let waiting = table.waitingQuickMatch[rules]?.first, let entry = table.rooms[waiting] {
                 return .elsewhere(waiting, shard: entry.shard)
             }
@@ -132,6 +138,17 @@ public final class LobbyDirectory: Sendable {
             table.rooms[name] = Entry(shard: shard)
             if let rules { table.waitingQuickMatch[rules, default: []].append(name) }
             return .claimed(name)
+        }
+        if case .claimed(let name) = claim { cluster?.note(.roomOpened(name)) }
+        return claim
+    }
+
+    /// Gives up a name claimed for a room that is not made after all (the cluster said another instance
+    /// owns it, or could not say): it was never this instance's in the cluster, so the cluster is not told.
+    func unclaim(_ name: String) {
+        locked { table in
+            guard let entry = table.rooms[name], entry.listingKey == nil else { return }
+            table.rooms[name] = nil
         }
     }
 
@@ -157,12 +174,16 @@ public final class LobbyDirectory: Sendable {
 
     /// Forgets a room that has closed, with its live tokens.
     func remove(_ name: String, rules: RuleSet, tokens: [String?]) {
-        locked { table in
-            guard let entry = table.rooms.removeValue(forKey: name) else { return }
+        let removed = locked { table -> Bool in
+            guard let entry = table.rooms.removeValue(forKey: name) else { return false }
             if let key = entry.listingKey { table.listing.remove(key) }
             table.unlistWaiting(name, rules: rules)
             for case let token? in tokens { table.tokenShards[token] = nil }
+            return true
         }
+        guard removed, let cluster else { return }
+        cluster.note(.roomClosed(name))
+        for case let token? in tokens { cluster.note(.tokenRetired(token)) }
     }
 
     /// One page of the room list: each room's name, its shard and the summary it was last filed with; the
@@ -191,10 +212,12 @@ public final class LobbyDirectory: Sendable {
             if let retiring { table.tokenShards[retiring] = nil }
             table.tokenShards[token] = shard
         }
+        cluster?.note(.tokenIssued(token, retiring: retiring))
     }
 
     func retire(_ token: String) {
         _ = locked { $0.tokenShards.removeValue(forKey: token) }
+        cluster?.note(.tokenRetired(token))
     }
 
     /// The shard whose room `token` resumes a seat of, if the token is live.

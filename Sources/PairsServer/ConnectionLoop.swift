@@ -135,6 +135,9 @@ final class ConnectionLoop: @unchecked Sendable {
         case .deliver(let bytes, let messages, let id):
             guard let connection = sockets.open[id] else { return group.forward(input, to: id, from: index) }
             if connection.isOpen { sockets.deliver(bytes, messages: messages, to: connection) }
+        case .clusterAnswered(let inquiry, let answer):
+            // A connection waiting for the cluster never moves to another loop: it is still here, or gone.
+            lobby.clusterAnswered(inquiry, answer, at: clock.now())
         }
         settle()
     }

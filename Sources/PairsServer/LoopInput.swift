@@ -21,6 +21,8 @@ enum LoopInput {
     case statisticsGathered(ServerStatistics, for: ConnectionLoop.StatisticsRecipient)
     /// A history answer (or its timeout) for a connection that moved here after asking.
     case deliver(bytes: [UInt8], messages: Int, to: ConnectionID)
+    /// The cluster answered a question this loop's lobby asked (`LobbyAction.askCluster`).
+    case clusterAnswered(ClusterInquiry, ClusterAnswer)
 }
 
 extension ConnectionLoop {

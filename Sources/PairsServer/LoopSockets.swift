@@ -239,6 +239,10 @@ final class LoopSockets {
                 loop.gateway?.answer(query, request: request, to: id)
             case .checkName(let lookup):
                 loop.gateway?.check(lookup)
+            case .askCluster(let inquiry):
+                guard let cluster = lobby.sharedDirectory.cluster else { return }
+                let loop = self.loop
+                cluster.ask(inquiry.question) { answer in loop.enqueue(.clusterAnswered(inquiry, answer)) }
             }
         }
     }

@@ -40,9 +40,15 @@ public final class Server: @unchecked Sendable {
         self.init(configuration: configuration, version: version, store: store, storageStep: { _ in })
     }
 
+    /// A server that is one instance of a cluster: rooms and resume tokens unknown here are looked up in
+    /// `cluster`, and those made here recorded there (`LobbyCluster`).
+    public convenience init(configuration: ServerConfiguration, version: String = "dev", store: (any PairsStore)?, cluster: any LobbyCluster) {
+        self.init(configuration: configuration, version: version, store: store, cluster: cluster, storageStep: { _ in })
+    }
+
     /// A server whose storage work runs `storageStep` first (for tests: a stalled disk), on `clock` (for
     /// tests: a manual one).
-    init(configuration: ServerConfiguration, version: String = "dev", store: (any PairsStore)?,
+    init(configuration: ServerConfiguration, version: String = "dev", store: (any PairsStore)?, cluster: (any LobbyCluster)? = nil,
          clock: any TransportClock = SystemTransportClock(),
          storageStep: @escaping @Sendable (StoreGateway.StorageWork) -> Void) {
         self.configuration = configuration
@@ -51,7 +57,7 @@ public final class Server: @unchecked Sendable {
         let log = ServerLog(configuration)
         let count = max(1, configuration.loops)
         let startedAt = clock.now()
-        let directory = LobbyDirectory(shards: count, configuration: lobbyConfiguration)
+        let directory = LobbyDirectory(shards: count, configuration: lobbyConfiguration, cluster: cluster)
         let storage = store.map { StoreGateway.Shared(store: $0, configuration: configuration, storageStep: storageStep) }
         group = LoopGroup(count: count, clock: clock, log: log, dealing: configuration.dealing) { index, group in
             let lobby = Lobby(configuration: lobbyConfiguration, serverName: "pairs \(version)", startedAt: startedAt,

@@ -31,6 +31,8 @@ enum ServerEvent: Hashable {
     case logReopened(path: String)
     /// The log file could not be opened again; the old one is still written.
     case logNotReopened(path: String, error: String)
+    /// The instance's standing in its cluster changed (`ClusterStatus`).
+    case cluster(ClusterStatus)
 
     /// What the log says of an HTTP request: its method and path, or why there was none to read.
     enum LoggedRequest: Hashable {
@@ -59,6 +61,7 @@ enum ServerEvent: Hashable {
         case .stopped: "stopped"
         case .logReopened: "log_reopened"
         case .logNotReopened: "log_reopen_failed"
+        case .cluster(let status): status.eventName
         }
     }
 
@@ -102,6 +105,8 @@ enum ServerEvent: Hashable {
             [LogField("path", .text(path))]
         case .logNotReopened(let path, let error):
             [LogField("path", .text(path)), LogField("error", .text(error))]
+        case .cluster(let status):
+            status.fields
         }
     }
 }

@@ -7,7 +7,8 @@ import PairsRules
 public enum ClientMessage: Sendable, Hashable {
     /// Sets the player's name (already cleaned) and optionally checks the protocol version. With a
     /// password, claims the name (when nobody has) or proves it is the player's (when someone has).
-    case hello(name: String, password: String? = nil)
+    /// `followsRedirects` (`"redirects": true`) says the client reconnects where a `redirect` sends it.
+    case hello(name: String, password: String? = nil, followsRedirects: Bool = false)
     /// Joins a named room, or quick match without a name.
     indirect case join(JoinRequest)
     case flip(card: Int)

@@ -78,4 +78,11 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     case alreadyEntered = "already_entered"
     /// `tournament_leave` of a tournament the name has not entered.
     case notEntered = "not_entered"
+    /// The room (or the seat of the resume token) is on another instance of a cluster of servers; the
+    /// message names its address in words. A client that said `"redirects": true` in `hello` gets a
+    /// `redirect` instead.
+    case ownedElsewhere = "owned_elsewhere"
+    /// The request needs the cluster's shared registry (a room unknown here, a token from elsewhere), and
+    /// this instance cannot reach it just now: games under way go on; try again later.
+    case clusterUnavailable = "cluster_unavailable"
 }

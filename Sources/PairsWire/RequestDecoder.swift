@@ -77,7 +77,8 @@ public enum RequestDecoder {
                 throw RequestError(.unsupportedProtocol, "this server speaks protocol \(WireProtocol.version), not \(version)")
             }
             let name = try name(try fields.string("name"))
-            return .hello(name: name, password: try password(fields.optionalString("password")))
+            let password = try password(fields.optionalString("password"))
+            return .hello(name: name, password: password, followsRedirects: try fields.optionalBool("redirects") ?? false)
         case "join":
             return .join(try joinRequest(&fields))
         case "flip":

@@ -10,10 +10,11 @@ public enum RequestEncoder {
         var w = JSONWriter(capacity: 96)
         w.beginObject()
         switch request.message {
-        case .hello(let name, let password):
+        case .hello(let name, let password, let followsRedirects):
             w.key("type"); w.string("hello")
             w.key("name"); w.string(name)
             if let password { w.key("password"); w.string(password) }
+            if followsRedirects { w.key("redirects"); w.bool(true) }
             w.key("protocol"); w.integer(WireProtocol.version)
         case .join(let join):
             w.key("type"); w.string("join")

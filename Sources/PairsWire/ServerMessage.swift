@@ -39,6 +39,8 @@ public enum ServerMessage: Sendable, Hashable {
     case tournament(TournamentView)
     /// The answer to `tournament_list`, or one line of it.
     case tournaments(TournamentList)
+    /// Repeat the request on another instance of the cluster (to a client that follows redirects).
+    case redirect(Redirect)
 }
 
 /// The greeting: what the server speaks and what to type first.

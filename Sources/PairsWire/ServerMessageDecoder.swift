@@ -83,6 +83,11 @@ public enum ServerMessageDecoder {
             message = .rooms(RoomList(rooms: rooms, total: try reader.integer("total"), next: next, id: reader.id()))
         case "pong":
             message = .pong(id: reader.id())
+        case "redirect":
+            guard let request = Redirect.Kind(rawValue: try reader.string("request")) else { throw .badField("request") }
+            message = .redirect(Redirect(host: try reader.string("host"), port: try reader.integer("port"), request: request,
+                                         room: try reader.optionalString("room"), token: try reader.optionalString("token"),
+                                         id: reader.id()))
         case "stats":
             var stats = ServerStatistics()
             stats.connections = try reader.integer("connections")

@@ -87,6 +87,14 @@ public enum ServerMessageEncoder {
         case .pong(let id):
             w.key("type"); w.string("pong")
             writeID(id, to: &w)
+        case .redirect(let redirect):
+            w.key("type"); w.string("redirect")
+            w.key("host"); w.string(redirect.host)
+            w.key("port"); w.integer(redirect.port)
+            w.key("request"); w.string(redirect.request.rawValue)
+            if let room = redirect.room { w.key("room"); w.string(room) }
+            if let token = redirect.token { w.key("token"); w.string(token) }
+            writeID(redirect.id, to: &w)
         case .stats(let stats):
             w.key("type"); w.string("stats")
             w.key("connections"); w.integer(stats.connections)

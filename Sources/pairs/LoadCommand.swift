@@ -34,6 +34,8 @@ enum LoadCommand {
       --room-prefix P     room names are P0, P1, ... (default load<pid>-, new for every run)
       --server-pid PID    also report the CPU time of the server process PID
       --seed N            seed the bots' choices
+      --follow-redirects  say hello (as load-N) asking for redirects, and follow them: for an instance of
+                          a cluster (pairs serve --cluster), where a room may be on another instance
       --json              print the summary as one JSON object instead of text
       --report FILE       also write the run as one HTML page to FILE: throughput, latency percentiles and
                           errors second by second, the latency histogram, CPU; self-contained (no script,
@@ -183,7 +185,7 @@ enum LoadCommand {
         let flags = try Flags(arguments, known: Set([
             "host", "port", "transport", "games", "duration", "concurrency", "loops", "strategy", "think-ms", "rate", "room-prefix",
             "server-pid", "seed", "report", "compare",
-        ]).union(RuleFlags.names), switches: Set(["json"]).union(RuleFlags.switches))
+        ]).union(RuleFlags.names), switches: Set(["json", "follow-redirects"]).union(RuleFlags.switches))
         var configuration = LoadConfiguration()
         let endpoint = try flags.endpoint()
         configuration.host = endpoint.host
@@ -208,6 +210,7 @@ enum LoadCommand {
             configuration.ratePerConnection = rate
         }
         if let prefix = flags.string("room-prefix") { configuration.roomPrefix = prefix }
+        configuration.followsRedirects = flags.isSet("follow-redirects")
         if let pid = try flags.integer("server-pid", in: 1...Int(Int32.max)) {
             guard ProcessCPU.seconds(ofProcess: Int32(pid)) != nil else {
                 throw UsageError("--server-pid \(pid): no such process (or /proc cannot be read)")

@@ -40,6 +40,11 @@ enum ServeCommand {
                              to keep nothing (default $XDG_DATA_HOME/pairs/pairs.db, or
                              ~/.local/share/pairs/pairs.db), or a postgresql://USER@HOST:PORT/DB URL
                              that several servers share (a build with the Cluster trait)
+      --cluster redis://HOST:PORT
+                             run as one instance of several sharing rooms through that Redis (a build with
+                             the Cluster trait); see README, "Running several instances"
+      --advertise HOST:PORT  the address other instances send clients to (default: the listening address;
+                             required with --cluster when listening on a wildcard such as 0.0.0.0)
       --dashboard on|off     serve the live dashboard at /dashboard (default on; /stats and /metrics stay)
       --keep-days N          days a game with an unclaimed player is kept; 0 = until --keep-megabytes
                              needs the room (default 30)
@@ -67,6 +72,9 @@ enum ServeCommand {
         var retention = Retention.standard
         var logFile: String?
         var pidFile: String?
+        /// `--cluster`'s Redis URL and `--advertise`'s address.
+        var cluster: String?
+        var advertise: String?
     }
 
     static func run(_ arguments: [String], version: String) -> Int32 {
@@ -105,7 +113,19 @@ enum ServeCommand {
             printError("pairs serve: \(error)")
             return 1
         }
-        let server = Server(configuration: configuration, version: version, store: store)
+        // The cluster's Redis next, for the same reason.
+        let cluster: ServeCluster?
+        do throws(ServeCluster.Refusal) {
+            cluster = try options.cluster.map { url throws(ServeCluster.Refusal) in
+                try ServeCluster(url: url, advertise: options.advertise, host: configuration.host)
+            }
+        } catch {
+            pidFile?.discard()
+            printError("pairs serve: \(error)")
+            return 1
+        }
+        let server = cluster.map { Server(configuration: configuration, version: version, store: store, cluster: $0.lobbyCluster) }
+            ?? Server(configuration: configuration, version: version, store: store)
         signals.start(on: .main) { number in
             switch number {
             case SIGUSR1:
@@ -116,6 +136,7 @@ enum ServeCommand {
                 // foreground ends it as SIGTERM does, with `bye shutdown` to every client. The server
                 // flushes the store before it calls back.
                 server.shutdown {
+                    cluster?.leave()
                     pidFile?.remove()
                     exit(0)
                 }
@@ -128,13 +149,24 @@ enum ServeCommand {
             printError("pairs serve: cannot listen on \(configuration.host):\(configuration.port): \(error)")
             return 1
         }
+        var advertised: String?
+        do throws(ServeCluster.Refusal) {
+            advertised = try cluster?.join(server)
+        } catch {
+            pidFile?.discard()
+            printError("pairs serve: \(error)")
+            return 1
+        }
         do {
             try pidFile?.publish()
         } catch {
             printError("pairs serve: \(error)")
             return 1
         }
-        if !logShowsListeningLine(configuration) {
+        if let cluster, let advertised {
+            // Said even when the log's listening line went to the terminal: that line does not name the cluster.
+            print("pairs listening on \(server.listeningAddress) in the cluster at \(cluster.registry), advertised as \(advertised)")
+        } else if !logShowsListeningLine(configuration) {
             print("pairs listening on \(server.listeningAddress)")
         }
         for url in server.browserURLs { print("open \(url) in a browser") }
@@ -174,7 +206,7 @@ enum ServeCommand {
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         let flags = try Flags(arguments, known: Set([
             "host", "port", "grace-seconds", "seed", "max-connections", "loops", "idle-seconds", "visitor-silence-seconds", "rate-limit", "log-level", "data",
-            "log-format", "log-file", "pid-file", "allow-origin", "dashboard", "keep-days", "keep-megabytes",
+            "log-format", "log-file", "pid-file", "allow-origin", "dashboard", "keep-days", "keep-megabytes", "cluster", "advertise",
         ]).union(RuleFlags.names), switches: RuleFlags.switches)
         var options = Options()
         for name in ["log-file", "pid-file"] where flags.string(name)?.isEmpty == true {
@@ -182,6 +214,9 @@ enum ServeCommand {
         }
         options.logFile = flags.string("log-file")
         options.pidFile = flags.string("pid-file")
+        options.cluster = flags.string("cluster")
+        options.advertise = flags.string("advertise")
+        if options.advertise != nil, options.cluster == nil { throw UsageError("--advertise is for an instance of a cluster: give --cluster too") }
         if let data = flags.string("data") {
             guard let location = StoreLocation(argument: data) else { throw UsageError("--data needs a file, a postgresql:// URL or none") }
             options.storage = location

@@ -49,23 +49,26 @@ final class LobbyHarness {
     private(set) var queries: [(query: StorageQuery, request: RequestID?, connection: ConnectionID)] = []
     /// Names waiting for the store's word, oldest first; `answerName(_:)` gives it.
     private(set) var lookups: [NameLookup] = []
+    /// Questions for the cluster, in the order the lobby asked them.
+    var clusterInquiries: [ClusterInquiry] = []
     /// The seed every room deals from.
     let seed: UInt64
     /// Whether what the lobby sends is kept (and decoded); off while a test makes thousands of rooms it
     /// never reads from, where decoding every line cost most of the time.
     var keepsSends = true
 
-    init(shards: Int = 1, _ configure: (inout LobbyConfiguration) -> Void = { _ in }) {
+    /// With `cluster`, the lobby is one instance of a cluster (its questions wait for `answerCluster`).
+    init(shards: Int = 1, cluster: (any LobbyCluster)? = nil, _ configure: (inout LobbyConfiguration) -> Void = { _ in }) {
         var configuration = LobbyConfiguration()
         configuration.defaultRules = RuleSet(pairs: 2, turnSeconds: 30, revealMilliseconds: 1000, againOnMatch: true)
         configuration.seed = 3
         configure(&configuration)
         seed = configuration.seed ?? 3
         configuration.seed = seed
-        if shards == 1 {
+        if shards == 1, cluster == nil {
             lobbies = [Lobby(configuration: configuration, serverName: "pairs test", startedAt: now, random: SplitMix64(seed: 99))]
         } else {
-            let directory = LobbyDirectory(shards: shards, configuration: configuration)
+            let directory = LobbyDirectory(shards: shards, configuration: configuration, cluster: cluster)
             let startedAt = now
             lobbies = (0..<shards).map {
                 Lobby(configuration: configuration, serverName: "pairs test", startedAt: startedAt,
@@ -138,6 +141,14 @@ final class LobbyHarness {
         guard !lookups.isEmpty else { Issue.record("no name lookup to answer"); return }
         let lookup = lookups.removeFirst()
         lobbies[location[lookup.connection] ?? 0].nameChecked(lookup, result, at: now)
+        collect()
+    }
+
+    /// Gives the oldest question for the cluster `answer`, as the transport would once the cluster answered.
+    func answerCluster(_ answer: ClusterAnswer) {
+        guard !clusterInquiries.isEmpty else { Issue.record("no question for the cluster to answer"); return }
+        let inquiry = clusterInquiries.removeFirst()
+        lobbies[location[inquiry.connection] ?? 0].clusterAnswered(inquiry, answer, at: now)
         collect()
     }
 
@@ -252,6 +263,8 @@ final class LobbyHarness {
             queries.append((query, request, connection))
         case .checkName(let lookup):
             lookups.append(lookup)
+        case .askCluster(let inquiry):
+            clusterInquiries.append(inquiry)
         }
     }
 }

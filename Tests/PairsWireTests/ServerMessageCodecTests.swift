@@ -256,6 +256,8 @@ let otherFixtures: [MessageFixture] = {
             rooms: [RoomSummary(name: "kitchen", phase: .waiting, players: [nil, "ann"], spectators: 0, pairs: 8)],
             total: 25, next: RoomListCursor(hasFreeSeat: true, room: "kitchen"), id: .integer(2)))),
         MessageFixture("pong without an id", .pong(id: nil)),
+        MessageFixture("a redirect of a join", .redirect(Redirect(host: "10.0.0.2", port: 7001, request: .join, room: "kitchen", id: .integer(3)))),
+        MessageFixture("a redirect of a resume", .redirect(Redirect(host: "::1", port: 7002, request: .resume, token: "0123abcd"))),
         MessageFixture("stats at zero", .stats(ServerStatistics())),
         MessageFixture("stats with every counter different", .stats({
             var stats = ServerStatistics()
@@ -554,6 +556,12 @@ private func reference(_ message: ServerMessage) -> Ref {
     case .pong(let pongID):
         members = ["type": "pong"]
         id = pongID
+    case .redirect(let redirect):
+        members = ["type": "redirect", "host": .string(redirect.host), "port": .int(Int64(redirect.port)),
+                   "request": .string(redirect.request.rawValue)]
+        if let room = redirect.room { members["room"] = .string(room) }
+        if let token = redirect.token { members["token"] = .string(token) }
+        id = redirect.id
     case .stats(let stats):
         members = ["type": "stats", "connections": .int(stats.connections), "rooms": .int(stats.rooms),
                    "games_active": .int(stats.gamesActive), "games_finished": .int(stats.gamesFinished),

@@ -43,7 +43,10 @@ import unicodedata
 
 PROTOCOL_VERSION = 1
 # The message types and event kinds of protocol.md; anything else comes from a newer protocol and is skipped.
-KNOWN_TYPES = {"welcome", "joined", "state", "error", "chat", "rooms", "pong", "stats", "left", "help", "bye"}
+KNOWN_TYPES = {"welcome", "joined", "state", "error", "chat", "rooms", "pong", "stats", "left", "help", "bye", "redirect"}
+# Redirects followed for one join, at most: instances that disagree about a room's owner must not send the
+# bot back and forth forever.
+MAX_REDIRECTS = 4
 KNOWN_EVENT_KINDS = {"join", "peek", "start", "flip", "match", "mismatch", "hide", "timeout", "over", "time_up",
                      "exhausted", "forfeit", "leave", "disconnect", "reconnect", "rematch"}
 # The server allows 40 messages a second per connection; a bot that answers every state at once would be
@@ -384,20 +387,24 @@ class Bot:
         self.refusals = 0
         self.results = []
         self.done = False
+        # Where the bot connects: the server it was given, or the instance of a cluster a redirect named.
+        self.host, self.port = args.host, args.port
+        self.redirects = 0
 
     # -- the connection --------------------------------------------------------------------------------
 
     def connect(self):
         try:
-            self.sock = socket.create_connection((self.args.host, self.args.port), timeout=CONNECT_TIMEOUT_S)
+            self.sock = socket.create_connection((self.host, self.port), timeout=CONNECT_TIMEOUT_S)
         except OSError as error:
             reason = error.strerror or str(error)
-            fail("cannot connect to %s:%d: %s" % (self.args.host, self.args.port, reason))
+            fail("cannot connect to %s:%d: %s" % (self.host, self.port, reason))
         self.sock.settimeout(None)
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         # Spoken first, without waiting for the welcome: a server that also serves browsers may hold the
         # welcome of a connection that has said nothing (protocol.md, "One port").
-        hello = {"type": "hello", "name": self.name, "protocol": PROTOCOL_VERSION}
+        # `redirects`: in a cluster of servers, the room may be on another instance, which a redirect names.
+        hello = {"type": "hello", "name": self.name, "protocol": PROTOCOL_VERSION, "redirects": True}
         if self.password is not None:
             hello["password"] = self.password
         self.hello_id = self.send(hello)
@@ -474,10 +481,23 @@ class Bot:
         elif kind == "state":
             self.take_rules(message)
             self.observe(message)
+        elif kind == "redirect" and message.get("id") == self.join_id and self.seat is None:
+            self.follow(message)
         elif kind == "error":
             self.refused(message)
         elif kind == "bye":
             fail("the server said goodbye (%s)" % message.get("reason"))
+
+    def follow(self, redirect):
+        """The room is on another instance of the server's cluster: connect there and join again (the join
+        is sent once that instance welcomes the hello, as on the first connection)."""
+        self.redirects += 1
+        if self.redirects > MAX_REDIRECTS:
+            fail("sent from instance to instance %d times; giving up" % MAX_REDIRECTS)
+        self.sock.close()
+        self.buffer = b""
+        self.host, self.port = redirect["host"], redirect["port"]
+        self.connect()
 
     def take_rules(self, message):
         """The room's rules, as its messages carry them: none for a room of the classic game."""

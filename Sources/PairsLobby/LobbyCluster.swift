@@ -1,0 +1,86 @@
+import PairsWire
+
+/// What the lobby needs of a cluster of server instances, one level above its shards: which instance owns
+/// a room or holds a resume token's seat. The lobby knows nothing of how the cluster keeps this (Redis, in
+/// `pairs serve --cluster`); the server gives its `LobbyDirectory` an implementation.
+///
+/// Neither method may block: both are called on the rooms' loops. A question is answered later, off the
+/// loop, and the transport hands the answer to the lobby that asked (`Lobby.clusterAnswered`).
+public protocol LobbyCluster: AnyObject, Sendable {
+    /// A short tag unique to this instance (letters and digits), put in the names of rooms the lobby makes
+    /// (`quick-TAG-N`), so that two instances never make rooms of the same name.
+    var instanceTag: String { get }
+    /// Answers `question` once, on any thread.
+    func ask(_ question: ClusterQuestion, answer: @escaping @Sendable (ClusterAnswer) -> Void)
+    /// Records a change of what this instance owns; nothing waits for it.
+    func note(_ change: ClusterChange)
+}
+
+/// What the lobby asks the cluster.
+public enum ClusterQuestion: Sendable, Hashable {
+    /// Make room `name` this instance's, unless another instance owns it.
+    case claimRoom(String)
+    /// Which instance owns room `name`, if any.
+    case findRoom(String)
+    /// Which instance holds the seat of resume token `token`, if any.
+    case findToken(String)
+}
+
+/// Where another instance is reached: `HOST:PORT`, as it advertises itself.
+public struct ClusterAddress: Sendable, Hashable, CustomStringConvertible {
+    public var host: String
+    public var port: Int
+
+    public init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// Reads `HOST:PORT` or `[V6]:PORT`; nil for anything else.
+    public init?(_ text: String) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (1...65535).contains(port) else { return nil }
+        var host = text[..<colon]
+        if host.hasPrefix("["), host.hasSuffix("]") { host = host.dropFirst().dropLast() }
+        guard !host.isEmpty else { return nil }
+        self.init(host: String(host), port: port)
+    }
+
+    public var description: String {
+        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
+}
+
+/// The cluster's answer.
+public enum ClusterAnswer: Sendable, Hashable {
+    /// This instance owns it (a claim succeeded, or the entry is already this instance's).
+    case here
+    /// A live instance reached at this address owns it.
+    case elsewhere(ClusterAddress)
+    /// No live instance owns it.
+    case nowhere
+    /// The cluster cannot be reached just now.
+    case unavailable
+}
+
+/// A change of what this instance owns, for the cluster to record.
+public enum ClusterChange: Sendable, Hashable {
+    /// A room the lobby made under a name of its own (`quick-TAG-N`, `solo-TAG-N`) opened here.
+    case roomOpened(String)
+    /// A room of this instance closed.
+    case roomClosed(String)
+    /// A seat here got resume token `token`, replacing `retiring`.
+    case tokenIssued(String, retiring: String?)
+    /// A token here no longer resumes anything.
+    case tokenRetired(String)
+}
+
+/// A question asked for a connection, handed back with its answer.
+public struct ClusterInquiry: Sendable, Hashable {
+    public var connection: ConnectionID
+    public var question: ClusterQuestion
+
+    public init(connection: ConnectionID, question: ClusterQuestion) {
+        self.connection = connection
+        self.question = question
+    }
+}

@@ -1,0 +1,89 @@
+#if Cluster
+import PairsCluster
+import PairsLobby
+
+/// The lobby's cluster (`LobbyCluster`) kept in Redis: every question and change goes to the
+/// `ClusterAgent`'s queue, so a rooms' loop never waits for Redis. Made before the server (whose lobby
+/// names rooms after `instanceTag`), and given its agent once the server listens and knows the address
+/// peers reach it by; until then every question is answered `unavailable`.
+final class ClusterLink: LobbyCluster, @unchecked Sendable {
+    // @unchecked: `agent` is set once and read behind its lock; `missed` is behind its own.
+    /// Changes kept while Redis is out of reach, at most: an outage under heavy churn must not grow memory
+    /// without bound. Past it the oldest are dropped (a room or token then found only on this instance).
+    static let maxMissedChanges = 10_000
+
+    let instance: String
+    let instanceTag: String
+    private let agent = PthreadLocked<ClusterAgent?>(nil)
+    /// Changes Redis did not take because it was out of reach, oldest first: written once it is back.
+    private let missed = PthreadLocked<[ClusterChange]>([])
+
+    init(instance: String) {
+        self.instance = instance
+        // Six hex digits of the random id: names stay short, and two instances sharing them is one in 16 million.
+        instanceTag = String(instance.prefix(6))
+    }
+
+    func attach(_ agent: ClusterAgent) {
+        self.agent.withLock { $0 = agent }
+    }
+
+    private var current: ClusterAgent? { agent.withLock { $0 } }
+
+    func ask(_ question: ClusterQuestion, answer: @escaping @Sendable (ClusterAnswer) -> Void) {
+        guard let agent = current else { return answer(.unavailable) }
+        agent.perform({ (registry: ClusterRegistry) throws(RedisError) -> ClusterAnswer in
+            switch question {
+            case .claimRoom(let name): Self.answer(try registry.claimRoom(name), in: registry)
+            case .findRoom(let name): Self.answer(try registry.owner(ofRoom: name), in: registry)
+            case .findToken(let token): Self.answer(try registry.owner(ofToken: token), in: registry)
+            }
+        }, completion: { result in
+            answer((try? result.get()) ?? .unavailable)
+        })
+    }
+
+    func note(_ change: ClusterChange) {
+        // A change Redis misses while out of reach is kept and written when it is back (`replayMissed`), in
+        // order, so that a token issued and retired meanwhile ends retired.
+        current?.perform({ (registry: ClusterRegistry) throws(RedisError) in
+            switch change {
+            case .roomOpened(let name): _ = try registry.claimRoom(name)
+            case .roomClosed(let name): try registry.releaseRoom(name)
+            case .tokenIssued(let token, let retiring):
+                if let retiring { try registry.releaseToken(retiring) }
+                _ = try registry.registerToken(token)
+            case .tokenRetired(let token): try registry.releaseToken(token)
+            }
+        }, completion: { [missed] result in
+            guard case .failure(let error) = result, error.isUnavailable else { return }
+            missed.withLock { changes in
+                changes.append(change)
+                if changes.count > Self.maxMissedChanges { changes.removeFirst(changes.count - Self.maxMissedChanges) }
+            }
+        })
+    }
+
+    /// Writes the changes Redis missed while out of reach; called when it answers again.
+    func replayMissed() {
+        let changes = missed.withLock { changes in
+            defer { changes = [] }
+            return changes
+        }
+        for change in changes { note(change) }
+    }
+
+    private static func answer(_ outcome: ClaimOutcome, in registry: ClusterRegistry) -> ClusterAnswer {
+        switch outcome {
+        case .claimed: .here
+        case .ownedBy(let owner): answer(owner, in: registry)
+        }
+    }
+
+    private static func answer(_ owner: ClusterOwner?, in registry: ClusterRegistry) -> ClusterAnswer {
+        guard let owner else { return .nowhere }
+        guard owner.instance != registry.instance else { return .here }
+        return ClusterAddress(owner.address).map { .elsewhere($0) } ?? .unavailable
+    }
+}
+#endif
