@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "PairsTournament", dependencies: ["PairsRules"]),
         // The lobby: rooms, seats, quick match, chat, limits and what every request does. Decides, and says
         // what to send and whom to close; touches no socket and reads no clock.
-        .target(name: "PairsLobby", dependencies: ["PairsRules", "PairsWire"]),
+        .target(name: "PairsLobby", dependencies: ["PairsRules", "PairsWire", "PairsTournament"]),
         // The browser's side of the wire as pure codecs: connection sniffing, HTTP requests and responses, the
         // WebSocket handshake and frames, and the client page. Knows bytes, not sockets; depends on nothing.
         .target(name: "PairsWeb", resources: [.embedInCode("Page/client.html"), .embedInCode("Page/dashboard.html")]),
@@ -71,7 +71,7 @@ let package = Package(
         .testTarget(name: "PairsWireTests", dependencies: ["PairsWire", "PairsRules", "PairsTestSupport"]),
         .testTarget(name: "PairsWebTests", dependencies: ["PairsWeb", "PairsRules", "PairsTestSupport"]),
         .testTarget(name: "PairsTournamentTests", dependencies: ["PairsTournament", "PairsRules"]),
-        .testTarget(name: "PairsLobbyTests", dependencies: ["PairsLobby", "PairsWire", "PairsRules", "PairsTestSupport"]),
+        .testTarget(name: "PairsLobbyTests", dependencies: ["PairsLobby", "PairsWire", "PairsRules", "PairsTournament", "PairsTestSupport"]),
         .testTarget(name: "PairsServerTests", dependencies: ["PairsServer", "PairsLobby", "PairsStorage", "PairsWire", "PairsRules", "PairsWeb", "PairsTestSupport"]),
         .testTarget(name: "PairsClientTests", dependencies: ["PairsClient", "PairsBots", "PairsServer", "PairsLobby", "PairsWire", "PairsRules", "PairsTestSupport"]),
         // Its sources are all `#if Cluster`: without the trait it builds to nothing and runs nothing.
