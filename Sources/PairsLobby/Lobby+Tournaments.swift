@@ -297,6 +297,14 @@ extension Lobby {
         tournamentDeadline = tournaments.values.compactMap(\.deadline).min()
     }
 
+    /// Whether `client` enters or watches a tournament that is not over: it waits for the server, not idly.
+    func followsTournament(_ client: Client) -> Bool {
+        tournaments.values.contains { tournament in
+            tournament.director.status != .finished
+                && (tournament.players[client.name] === client || tournament.watchers[client.id] === client)
+        }
+    }
+
     /// Whether `client` is still this shard's connection (not closed, not handed to another shard).
     func isLive(_ client: Client) -> Bool { clients[client.id] === client }
 }

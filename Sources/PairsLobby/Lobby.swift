@@ -215,6 +215,8 @@ public final class Lobby {
         advanceTournaments(to: now)
         while let oldest = idleList.first,
               oldest.lastActivity.milliseconds(until: now) >= configuration.idleMilliseconds {
+            // Waiting for a tournament's next game is not idleness: it leaves the list until its next room.
+            if followsTournament(oldest) { idleList.remove(oldest); continue }
             close(oldest, .idle, at: now)
         }
     }
