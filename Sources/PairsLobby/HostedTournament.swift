@@ -62,7 +62,7 @@ final class HostedTournament {
         return TournamentView(name: name, format: creation.length.kind, status: phase, creator: director.creator,
                               rules: director.configuration.rules, round: isSwiss ? director.round : nil, rounds: rounds,
                               millisecondsLeft: left, entrants: director.entrantNames.count,
-                              standings: director.standings.map(\.wire), pairings: boards,
+                              standings: director.standings, pairings: boards,
                               bye: director.status == .running ? bye : nil, id: id)
     }
 
@@ -81,15 +81,5 @@ struct TournamentGameRef {
 
     func seat(of name: String) -> Seat? {
         names.firstIndex(of: name).flatMap { index in Seat.allCases.first { $0.index == index } }
-    }
-}
-
-extension StandingRow {
-    /// The row as the wire writes it: half-points and quarter-points as exact decimals.
-    var wire: TournamentStanding {
-        let isSwiss = buchholz != nil
-        return TournamentStanding(rank: rank, name: name, score: isSwiss ? QuarterPoints(halves: score) : QuarterPoints(points: score),
-                                  games: games, buchholz: buchholz.map { QuarterPoints(halves: $0) },
-                                  sonnebornBerger: sonnebornBerger.map { QuarterPoints(quarters: $0) }, streak: streak, active: !inactive)
     }
 }

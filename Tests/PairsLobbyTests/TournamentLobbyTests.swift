@@ -1,3 +1,4 @@
+import PairsRecords
 import PairsLobby
 import PairsRules
 import PairsTestSupport
