@@ -21,6 +21,11 @@ extension Lobby {
             let list = TournamentList(tournaments: directory.shared.tournamentSummaries(), id: id)
             for line in LongAnswers.lines(.tournaments(list)) { send(line, to: client) }
         case .join(let name), .leave(let name), .start(let name), .watch(let name):
+            if case .lobby = client.place {} else if case .join = request {
+                return refuse(.alreadyInRoom, "leave your room first: the tournament seats you in its games' rooms", id: id, to: client)
+            } else if case .watch = request {
+                return refuse(.alreadyInRoom, "leave your room first", id: id, to: client)
+            }
             guard let tournament = hostedTournament(named: name, for: client, request: whole) else { return }
             do {
                 switch request {

@@ -275,6 +275,7 @@ struct TournamentLobbyTests {
         #expect(refusal("tournament join cup", from: cat) == [.tournamentStarted])
         #expect(refusal("join cup-1", from: cat) == [.roomFull], "a tournament game's seats are its players'")
         #expect(refusal("watch cup-1", from: cat) == [], "but anyone may watch it")
+        #expect(refusal("tournament watch cup", from: cat) == [.alreadyInRoom], "a tournament is followed from no room")
         try win(by: ann, in: lobby)
         #expect(refusal("tournament join cup", from: host) == [.tournamentOver])
         #expect(refusal("tournament leave cup", from: ann) == [.tournamentOver])
