@@ -34,6 +34,7 @@ private final class Follower {
     }
 
     /// Waits for a `tournament` message that satisfies `condition`.
+    @discardableResult
     func view(_ what: String, within seconds: Double = 10, where condition: (TournamentView) -> Bool) throws -> TournamentView {
         if let last, condition(last) { return last }
         let message = try pump(what, within: seconds) { if case .tournament(let view) = $0 { condition(view) } else { false } }
