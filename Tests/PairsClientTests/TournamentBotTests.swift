@@ -1,0 +1,71 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import PairsLobby
+import PairsRules
+import PairsServer
+import PairsTestSupport
+import Testing
+
+/// A server on two loops whose tournaments keep a short pace: half a second between rounds, two seconds
+/// to be seated and a two-second grace period, so a bot that is gone forfeits soon.
+private func tournamentServer() throws -> Server {
+    var configuration = ServerConfiguration()
+    configuration.host = "127.0.0.1"
+    configuration.port = 0
+    configuration.loops = 2
+    configuration.lobby.defaultRules = RuleSet(pairs: 3, turnSeconds: 30, revealMilliseconds: 0, againOnMatch: true)
+    configuration.lobby.graceSeconds = 2
+    configuration.lobby.tournaments.roundBreakMilliseconds = 500
+    configuration.lobby.tournaments.startGraceMilliseconds = 2_000
+    configuration.logLevel = .error
+    let server = Server(configuration: configuration)
+    try server.start()
+    return server
+}
+
+@Test("eight pairs bot processes play a three-round Swiss to its end, one of them killed after its first game: the others exit 0, and the watcher's final standings hold all eight, the killed one withdrawn", .ownThread,
+      .timeLimit(.minutes(3)))
+func eightBotsPlayASwiss() async throws {
+    let pairs = try Tools.pairs()
+    let server = try tournamentServer()
+    defer { server.stop() }
+    let where_ = ["--host", "127.0.0.1", "--port", String(server.port)]
+    let create = try Subprocess(pairs, ["tournament", "create", "cup", "--rounds", "3", "--players", "8", "--name", "host"] + where_)
+    #expect(try await create.waitForExit(timeout: .seconds(20)) == 0, "create: \(create.errorText)")
+    #expect(create.lines.first == "cup: swiss, open, 0 entrants")
+    let watcher = try Subprocess(pairs, ["tournament", "watch", "cup", "--name", "screen"] + where_)
+    defer { watcher.terminate() }
+    try await watcher.waitForLine("the first standings") { $0.hasPrefix("cup: swiss, open") }
+    let names = (1...8).map { "b\($0)" }
+    let bots = try names.enumerated().map { index, name in
+        try Subprocess(pairs, ["bot", "--tournament", "cup", "--name", name, "--think-ms", "0", "--seed", String(index)] + where_)
+    }
+    defer { for bot in bots { bot.terminate() } }
+    let doomed = bots[7]
+    try await doomed.waitForLine(timeout: .seconds(60), "its first game") { $0.hasPrefix("game 1:") }
+    doomed.kill()
+
+    for (name, bot) in zip(names, bots).dropLast() {
+        #expect(try await bot.waitForExit(timeout: .seconds(120)) == 0, "\(name): \(bot.errorText)")
+        #expect(bot.lines.last?.hasPrefix("total: ") == true, "\(name): \(bot.lines)")
+    }
+    #expect(try await watcher.waitForExit(timeout: .seconds(20)) == 0, "the watcher: \(watcher.errorText)")
+    let lines = watcher.lines
+    let end = try #require(lines.lastIndex { $0.hasPrefix("cup: swiss, finished, round 3 of 3, 8 entrants") }, "\(lines)")
+    // "8  b8 (withdrawn)  1  3  ...": rank, name, score, games, tie-breaks; the mark apart.
+    let table: [String] = Array(lines[(end + 2)...].prefix { !$0.isEmpty && !$0.hasPrefix("cup-") })
+    let rows: [[String]] = table.map { line in line.split(separator: " ").map(String.init) }
+    #expect(rows.count == 8, "\(lines[end...])")
+    #expect(Set(rows.compactMap { $0.count > 1 ? $0[1] : nil }) == Set(names))
+    // Every game gives out one point (a win, a forfeit's win, or two halves): twelve games in three rounds.
+    var points = 0.0
+    for row in rows {
+        let cells = row.filter { $0 != "(withdrawn)" }
+        if cells.count > 2, let score = Double(cells[2]) { points += score }
+    }
+    #expect(points == 12)
+    let killed = try #require(rows.first { $0.count > 2 && $0[1] == "b8" })
+    #expect(killed.contains("(withdrawn)"), "two forfeits withdraw a player: \(killed)")
+}
