@@ -10,7 +10,7 @@ import Testing
 
 /// A server on two loops whose tournaments keep a short pace: half a second between rounds, two seconds
 /// to be seated and a two-second grace period, so a bot that is gone forfeits soon.
-private func tournamentServer() throws -> Server {
+func tournamentServer() throws -> Server {
     var configuration = ServerConfiguration()
     configuration.host = "127.0.0.1"
     configuration.port = 0
@@ -68,4 +68,28 @@ func eightBotsPlayASwiss() async throws {
     #expect(points == 12)
     let killed = try #require(rows.first { $0.count > 2 && $0[1] == "b8" })
     #expect(killed.contains("(withdrawn)"), "two forfeits withdraw a player: \(killed)")
+}
+
+@Test("two Python bots and two pairs bots play a two-round Swiss to its end: each plays both its games and exits 0", .ownThread,
+      Tools.needs("python3"), .timeLimit(.minutes(2)))
+func pythonBotsPlayASwiss() async throws {
+    let python = try Tools.external("python3")
+    let script = Tools.clientsDirectory.appendingPathComponent("python/pairs_bot.py")
+    let server = try tournamentServer()
+    defer { server.stop() }
+    let where_ = ["--host", "127.0.0.1", "--port", String(server.port)]
+    let create = try Subprocess(try Tools.pairs(), ["tournament", "create", "mixed", "--rounds", "2", "--players", "4", "--name", "host"] + where_)
+    #expect(try await create.waitForExit(timeout: .seconds(20)) == 0, "create: \(create.errorText)")
+    let common = ["--tournament", "mixed", "--think-ms", "0"] + where_
+    let bots = [
+        try Subprocess(python, [script.path] + common + ["--name", "py1", "--seed", "1"]),
+        try Subprocess(python, [script.path] + common + ["--name", "py2", "--seed", "2"]),
+        try Subprocess(try Tools.pairs(), ["bot"] + common + ["--name", "sw1", "--seed", "3"]),
+        try Subprocess(try Tools.pairs(), ["bot"] + common + ["--name", "sw2", "--seed", "4"]),
+    ]
+    defer { for bot in bots { bot.terminate() } }
+    for bot in bots {
+        #expect(try await bot.waitForExit(timeout: .seconds(60)) == 0, "\(bot.errorText)")
+        #expect(bot.lines.last?.hasPrefix("total: 2 games") == true, "\(bot.lines)")
+    }
 }
