@@ -81,6 +81,7 @@ extension Lobby {
         }
         tournaments[creation.name] = tournament
         tournament.filed = tournament.summary
+        log(.info, .tournament(name: creation.name, status: tournament.phase.rawValue, entrants: 0))
         for line in LongAnswers.lines(.tournament(tournament.view(at: now, id: id))) { send(line, to: client) }
         finishInput(of: tournament, at: now, answered: client)
     }
@@ -254,6 +255,7 @@ extension Lobby {
                finishedAt.milliseconds(until: now) >= configuration.tournaments.keepFinishedMilliseconds {
                 tournaments[tournament.name] = nil
                 directory.shared.removeTournament(named: tournament.name)
+                log(.info, .tournament(name: tournament.name, status: "gone", entrants: tournament.director.entrantNames.count))
                 continue
             }
             perform(tournament.director.advance(to: now), of: tournament, at: now)
@@ -290,6 +292,9 @@ extension Lobby {
         }
         let summary = tournament.summary
         if tournament.filed != summary {
+            if tournament.filed?.status != summary.status {
+                log(.info, .tournament(name: summary.name, status: summary.status.rawValue, entrants: summary.entrants))
+            }
             tournament.filed = summary
             directory.shared.fileTournament(summary)
         }

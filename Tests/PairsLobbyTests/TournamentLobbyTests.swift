@@ -353,5 +353,7 @@ struct TournamentLobbyTests {
         lobby.send("tournament watch cup", from: later)
         #expect(errors(lobby.take(later)) == [.noSuchTournament])
         #expect(lobby.lobby.sharedDirectory.tournamentCount == 0)
+        let lines = lobby.log.compactMap { if case .tournament(let name, let status, let entrants) = $0.event { "\(name) \(status) \(entrants)" } else { nil } }
+        #expect(lines == ["cup open 0", "cup running 2", "cup finished 2", "cup gone 2"], "the operator's log has a line per status")
     }
 }
