@@ -225,6 +225,25 @@ struct TournamentLobbyTests {
         #expect(joinedRooms(lobby.take(back)) == ["bots-2"])
     }
 
+    @Test("an entrant sitting in another room when their game is made leaves it, as with leave, and is seated in the game's room")
+    func entrantIsMovedOutOfAnotherRoom() throws {
+        let lobby = harness()
+        let host = named("host", in: lobby)
+        lobby.send("tournament create cup swiss", from: host)
+        let ann = named("ann", in: lobby)
+        lobby.send("tournament join cup", from: ann)
+        let bob = named("bob", in: lobby)
+        lobby.send("tournament join cup", from: bob)
+        lobby.send("join den", from: ann)
+        _ = lobby.take(ann)
+        lobby.send("tournament start cup", from: host)
+        let messages = lobby.take(ann)
+        let left = messages.firstIndex { if case .left(let room, _) = $0 { room == "den" } else { false } }
+        let joined = messages.firstIndex { if case .joined(let joined) = $0 { joined.room == "cup-1" } else { false } }
+        #expect(left != nil && joined != nil && left! < joined!, "left den, then joined cup-1: \(messages)")
+        #expect(lobby.lobby.loopStatistics.rooms == 1, "den, left empty, is gone")
+    }
+
     @Test("a player absent when their game is made forfeits it once the start grace has passed; the one seated wins and is sent back")
     func absentPlayerForfeits() throws {
         let lobby = harness()
