@@ -93,3 +93,40 @@ func pythonBotsPlayASwiss() async throws {
         #expect(bot.lines.last?.hasPrefix("total: 2 games") == true, "\(bot.lines)")
     }
 }
+
+@Test("six pairs bot processes play a six-second arena, two more join once it runs: all eight play, exit 0 at its end, and the standings are ranked by arena score", .ownThread,
+      .timeLimit(.minutes(2)))
+func botsPlayAnArenaWithLateJoiners() async throws {
+    let pairs = try Tools.pairs()
+    let server = try tournamentServer()
+    defer { server.stop() }
+    let where_ = ["--host", "127.0.0.1", "--port", String(server.port)]
+    let create = try Subprocess(pairs, ["tournament", "create", "night", "--format", "arena", "--minutes", "0.1", "--players", "6",
+                                        "--name", "host"] + where_)
+    #expect(try await create.waitForExit(timeout: .seconds(20)) == 0, "create: \(create.errorText)")
+    let watcher = try Subprocess(pairs, ["tournament", "watch", "night", "--name", "screen"] + where_)
+    defer { watcher.terminate() }
+    try await watcher.waitForLine("the first standings") { $0.hasPrefix("night: arena, open") }
+    func bot(_ name: String, seed: Int) throws -> Subprocess {
+        try Subprocess(pairs, ["bot", "--tournament", "night", "--name", name, "--think-ms", "0", "--seed", String(seed)] + where_)
+    }
+    var bots = try (1...6).map { try bot("a\($0)", seed: $0) }
+    defer { for bot in bots { bot.terminate() } }
+    try await watcher.waitForLine(timeout: .seconds(20), "the arena running") { $0.hasPrefix("night: arena, running") }
+    bots += try [bot("late1", seed: 7), bot("late2", seed: 8)]
+
+    for bot in bots {
+        #expect(try await bot.waitForExit(timeout: .seconds(60)) == 0, "\(bot.errorText)")
+        #expect(bot.lines.contains { $0.hasPrefix("game 1:") }, "every bot plays, the late ones too: \(bot.lines)")
+    }
+    #expect(try await watcher.waitForExit(timeout: .seconds(20)) == 0, "the watcher: \(watcher.errorText)")
+    let lines = watcher.lines
+    let end = try #require(lines.lastIndex { $0.hasPrefix("night: arena, finished") }, "\(lines)")
+    let table: [String] = Array(lines[(end + 2)...].prefix { !$0.isEmpty })
+    let scores: [Int] = table.compactMap { line in
+        let cells = line.split(separator: " ")
+        return cells.count > 2 ? Int(cells[2]) : nil
+    }
+    #expect(scores.count == 8, "\(table)")
+    #expect(scores == scores.sorted(by: >), "ranked by arena score: \(table)")
+}
