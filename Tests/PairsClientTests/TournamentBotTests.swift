@@ -130,3 +130,26 @@ func botsPlayAnArenaWithLateJoiners() async throws {
     #expect(scores.count == 8, "\(table)")
     #expect(scores == scores.sorted(by: >), "ranked by arena score: \(table)")
 }
+
+@Test("a Swiss of three-card Matchismo with playing cards: every game is played by the tournament's rules, and four pairs bots play it to its end", .ownThread,
+      .timeLimit(.minutes(2)))
+func botsPlayAMatchismoSwiss() async throws {
+    let pairs = try Tools.pairs()
+    let server = try tournamentServer()
+    defer { server.stop() }
+    let where_ = ["--host", "127.0.0.1", "--port", String(server.port)]
+    let create = try Subprocess(pairs, ["tournament", "create", "sets", "--rounds", "2", "--players", "4", "--name", "host",
+                                        "--match", "3", "--deck", "cards", "--scoring", "matchismo", "--pairs", "5"] + where_)
+    #expect(try await create.waitForExit(timeout: .seconds(20)) == 0, "create: \(create.errorText)")
+    let bots = try (1...4).map {
+        try Subprocess(pairs, ["bot", "--tournament", "sets", "--name", "m\($0)", "--think-ms", "0", "--seed", String($0)] + where_)
+    }
+    defer { for bot in bots { bot.terminate() } }
+    for bot in bots {
+        #expect(try await bot.waitForExit(timeout: .seconds(60)) == 0, "\(bot.errorText)")
+        #expect(bot.lines.last?.hasPrefix("total: 2 games") == true, "\(bot.lines)")
+        // The bot says when a room plays other rules than it asked for: it asked for none.
+        #expect(bot.errorText.isEmpty, "\(bot.errorText)")
+    }
+    #expect(server.statistics().gamesFinishedByVariant.keys.sorted() == ["duel-triples-cards-matchismo"])
+}
