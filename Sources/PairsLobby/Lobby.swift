@@ -2,7 +2,7 @@ import PairsRules
 import PairsWire
 
 /// The server's decisions: rooms, the room directory, quick match, seats and tokens, chat, names, rate
-/// limits and the idle limit, and what every request does.
+/// limits and the idle limit, tournaments (`Lobby+Tournaments`), and what every request does.
 ///
 /// The lobby touches no socket and reads no clock. The transport hands it connections arriving and
 /// leaving, every message a connection sends, and the moment each of these happens; the lobby answers with
@@ -47,6 +47,10 @@ public final class Lobby {
     var handOffs: [HandOff] = []
     /// Room names this shard is claiming from the cluster, with who waits for the answer.
     var clusterClaims = ClusterClaims()
+    /// The tournaments this shard runs, by name (`Lobby+Tournaments`).
+    var tournaments: [String: HostedTournament] = [:]
+    /// The earliest moment any of them must act at.
+    var tournamentDeadline: Moment?
 
     /// The whole lobby, alone: one shard with a directory of its own.
     public convenience init(
@@ -196,10 +200,12 @@ public final class Lobby {
     /// ending, a turn clock running out, a grace period ending) or a connection in no room going idle.
     public var nextDeadline: Moment? {
         let idle = idleList.first.map { $0.lastActivity.adding(milliseconds: configuration.idleMilliseconds) }
-        switch (deadlines.earliest, idle) {
-        case (let room?, let idle?): return min(room, idle)
-        case (let room, let idle): return room ?? idle
+        let earliest: Moment? = switch (deadlines.earliest, idle) {
+        case (let room?, let idle?): min(room, idle)
+        case (let room, let idle): room ?? idle
         }
+        guard let tournament = tournamentDeadline else { return earliest }
+        return earliest.map { min($0, tournament) } ?? tournament
     }
 
     /// Carries out everything due at or before `now`: matches' deadlines, room by room in the order they
@@ -208,8 +214,11 @@ public final class Lobby {
         while let room = deadlines.popDue(at: now) {
             publish(room.match.advance(to: now), in: room, id: nil, at: now)
         }
+        advanceTournaments(to: now)
         while let oldest = idleList.first,
               oldest.lastActivity.milliseconds(until: now) >= configuration.idleMilliseconds {
+            // Waiting for a tournament's next game is not idleness: it leaves the list until its next room.
+            if followsTournament(oldest) { idleList.remove(oldest); continue }
             close(oldest, .idle, at: now)
         }
     }
@@ -349,6 +358,7 @@ public final class Lobby {
         clients[client.id] = nil
         idleList.remove(client)
         detachFromRoom(client, at: now, keepingSeat: keepingSeat)
+        if !tournaments.isEmpty { tournamentConnectionGone(client, at: now) }
     }
 
     private func noteActivity(of client: Client, at now: Moment) {

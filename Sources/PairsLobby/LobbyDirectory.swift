@@ -21,6 +21,8 @@ import PairsWire
 /// - the quick-match rooms waiting for a second player, per rule set: a quick join finds one, or claims
 ///   a new room as waiting, in one step, so two people asking at once on two shards share one room;
 /// - which shard holds each live resume token;
+/// - every tournament's name, shard and listing (`LobbyDirectory+Tournaments`), so a request about one
+///   is handed to the shard that runs it;
 /// - the seats held for dropped players per address and in all (`AwaySeats`), and the wrong passwords per
 ///   address and per name (`PasswordGuessLimiter`), so spreading over loops gains an attacker nothing.
 /// Counters stay with their shards (`Lobby.loopStatistics`, `ServerStatistics.summing`): a flip counts
@@ -54,6 +56,8 @@ public final class LobbyDirectory: Sendable {
         var operations = 0
         var awaySeats: AwaySeats
         var guessLimiter: PasswordGuessLimiter
+        /// Every tournament on every shard, by name (a namespace of its own): `LobbyDirectory+Tournaments`.
+        var tournaments: [String: TournamentEntry] = [:]
 
         /// A name for a room made by the lobby, `PREFIX-N`, that no room has.
         mutating func newRoomName(prefix: String) -> String {
@@ -80,7 +84,7 @@ public final class LobbyDirectory: Sendable {
     }
 
     /// Runs `body` on the table under the lock, counting it in `operationCount`.
-    private func locked<Result>(_ body: (inout Table) -> Result) -> Result {
+    func locked<Result>(_ body: (inout Table) -> Result) -> Result {
         table.withLock { table in
             table.operations += 1
             return body(&table)

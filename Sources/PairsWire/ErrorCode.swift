@@ -85,4 +85,7 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     /// The request needs the cluster's shared registry (a room unknown here, a token from elsewhere), and
     /// this instance cannot reach it just now: games under way go on; try again later.
     case clusterUnavailable = "cluster_unavailable"
+    /// `tournament_create` while the server holds as many tournaments as it may, or the creator's address
+    /// as many unfinished ones (`TournamentHosting`).
+    case tooManyTournaments = "too_many_tournaments"
 }
