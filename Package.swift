@@ -35,10 +35,10 @@ let package = Package(
         .target(name: "PairsStorage", dependencies: ["CSQLite", "CCrypt", "PairsRecords", .target(name: "CPostgres", condition: .when(traits: ["Cluster"]))]),
         // Tournaments as pure code: Swiss and arena pairing, scores and tie-breaks, and a director per
         // tournament that says which games to start and when; reads no clock, like the lobby.
-        .target(name: "PairsTournament", dependencies: ["PairsRules"]),
+        .target(name: "PairsTournament", dependencies: ["PairsRules", "PairsRecords"]),
         // The lobby: rooms, seats, quick match, chat, limits and what every request does. Decides, and says
         // what to send and whom to close; touches no socket and reads no clock.
-        .target(name: "PairsLobby", dependencies: ["PairsRules", "PairsWire"]),
+        .target(name: "PairsLobby", dependencies: ["PairsRules", "PairsRecords", "PairsWire", "PairsTournament"]),
         // The browser's side of the wire as pure codecs: connection sniffing, HTTP requests and responses, the
         // WebSocket handshake and frames, and the client page. Knows bytes, not sockets; depends on nothing.
         .target(name: "PairsWeb", resources: [.embedInCode("Page/client.html"), .embedInCode("Page/dashboard.html")]),
@@ -68,10 +68,10 @@ let package = Package(
         .testTarget(name: "PairsBotsTests", dependencies: ["PairsBots", "PairsRules"]),
         .testTarget(name: "PairsPollingTests", dependencies: ["PairsPolling", "PairsRules", "PairsTestSupport"]),
         .testTarget(name: "PairsStorageTests", dependencies: ["PairsStorage", "PairsRecords", "CSQLite", "PairsTestSupport"]),
-        .testTarget(name: "PairsWireTests", dependencies: ["PairsWire", "PairsRules", "PairsTestSupport"]),
+        .testTarget(name: "PairsWireTests", dependencies: ["PairsWire", "PairsRules", "PairsRecords", "PairsTestSupport"]),
         .testTarget(name: "PairsWebTests", dependencies: ["PairsWeb", "PairsRules", "PairsTestSupport"]),
-        .testTarget(name: "PairsTournamentTests", dependencies: ["PairsTournament", "PairsRules"]),
-        .testTarget(name: "PairsLobbyTests", dependencies: ["PairsLobby", "PairsWire", "PairsRules", "PairsTestSupport"]),
+        .testTarget(name: "PairsTournamentTests", dependencies: ["PairsTournament", "PairsRules", "PairsRecords"]),
+        .testTarget(name: "PairsLobbyTests", dependencies: ["PairsLobby", "PairsWire", "PairsRules", "PairsRecords", "PairsTestSupport"]),
         .testTarget(name: "PairsServerTests", dependencies: ["PairsServer", "PairsLobby", "PairsStorage", "PairsWire", "PairsRules", "PairsWeb", "PairsTestSupport"]),
         .testTarget(name: "PairsClientTests", dependencies: ["PairsClient", "PairsBots", "PairsServer", "PairsLobby", "PairsWire", "PairsRules", "PairsTestSupport"]),
         // Its sources are all `#if Cluster`: without the trait it builds to nothing and runs nothing.

@@ -25,6 +25,9 @@ public struct BotConfiguration: Sendable, Hashable {
     public var password: String?
     /// Seeds the bot's own choices (which unseen card to try), so a run can be repeated.
     public var seed: UInt64
+    /// A tournament to enter instead of joining a room: the server seats the bot in every game it pairs it
+    /// for, and the bot plays them all and finishes when the tournament does (`games` is not counted).
+    public var tournament: String?
 
     public init(endpoint: ServerEndpoint = ServerEndpoint(), room: String? = nil, rules: RuleChoices = RuleChoices(), games: Int = 0,
                 strategy: StrategyKind = .memory, thinkMilliseconds: Int = BotConfiguration.standardThinkMilliseconds,
@@ -38,5 +41,6 @@ public struct BotConfiguration: Sendable, Hashable {
         self.name = name ?? "bot-\(strategy.rawValue)"
         self.password = password
         self.seed = seed
+        self.tournament = nil
     }
 }

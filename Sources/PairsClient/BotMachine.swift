@@ -40,6 +40,8 @@ public struct BotMachine: Sendable {
     /// The game a rematch was asked for, so it is asked once, and again only if the request was lost.
     private var rematchAskedFor: Int?
     private var joinID: RequestID?
+    /// The room the bot was last seated in: a new one (a tournament's next game) starts its count afresh.
+    private var room: String?
     private var consecutiveRefusals = 0
 
     public init(configuration: BotConfiguration) {
@@ -55,6 +57,7 @@ public struct BotMachine: Sendable {
         case .ready, .seatLost:
             seat = nil
             pendingFlip = nil
+            if let tournament = configuration.tournament { return [.send(.tournament(.join(tournament: tournament)))] }
             return [.send(.join(JoinRequest(room: configuration.room, rules: configuration.rules)))]
         case .message(let message):
             return handle(message)
@@ -68,7 +71,7 @@ public struct BotMachine: Sendable {
                 // Only the flip being waited for: one decided before the turn passed may go out late.
                 guard let pending = pendingFlip, pending.card == card, pending.id == nil else { break }
                 if let id { pendingFlip?.id = id } else { pendingFlip = nil }
-            case .join:
+            case .join, .tournament(.join):
                 joinID = id
             case .rematch where id == nil:
                 rematchAskedFor = nil
@@ -90,7 +93,17 @@ public struct BotMachine: Sendable {
         case .joined(let joined):
             if let seat = joined.seat { self.seat = seat }
             rules = joined.rules
+            if joined.room != room {
+                // Another room (a tournament's next game): its games are numbered from 1 again.
+                room = joined.room
+                memory = GameMemory()
+                lastRecordedGame = nil
+                rematchAskedFor = nil
+            }
             return []
+        case .tournament(let view) where view.name == configuration.tournament && view.status == .finished:
+            isFinished = true
+            return [.finish(.done)]
         case .state(let state):
             rules = state.rules
             return observe(state.state, causedBy: state.id)
@@ -124,14 +137,15 @@ public struct BotMachine: Sendable {
             lastRecordedGame = state.game
             gamesPlayed += 1
             actions.append(.report(record))
-            if configuration.games > 0, gamesPlayed >= configuration.games {
+            if configuration.tournament == nil, configuration.games > 0, gamesPlayed >= configuration.games {
                 isFinished = true
                 actions.append(.send(.leave))
                 actions.append(.finish(.done))
                 return actions
             }
         }
-        if state.phase == .over, lastRecordedGame == state.game, rematchAskedFor != state.game {
+        // A tournament plays each game once, and pairs the next itself.
+        if configuration.tournament == nil, state.phase == .over, lastRecordedGame == state.game, rematchAskedFor != state.game {
             rematchAskedFor = state.game
             actions.append(.send(.rematch))
         }
@@ -158,7 +172,7 @@ public struct BotMachine: Sendable {
     }
 
     private mutating func refused(_ error: RequestError) -> [BotAction] {
-        if let id = error.id, id == joinID, seat == nil {
+        if let id = error.id, id == joinID, seat == nil || configuration.tournament != nil {
             isFinished = true
             return [.finish(.failed("cannot join: \(error.message)"))]
         }

@@ -18,6 +18,9 @@ extension Lobby {
                 return states
             }
         case .rematch:
+            if client.room?.tournamentGame != nil {
+                return refuse(.notPlaying, "a tournament game is played once: the tournament pairs the next", id: id, to: client)
+            }
             play(client, id: id, at: now) { match, seat throws(MoveError) in
                 try match.requestRematch(by: seat, at: now)
             }
@@ -60,9 +63,8 @@ extension Lobby {
         case .profile(let name):
             guard keepsGames(for: client, id: id) else { return }
             append(.query(.profile(name: name), request: id, to: client.id))
-        case .tournament:
-            // Spoken on the wire (docs/tournaments-protocol.md), not yet run by the lobby.
-            refuse(.unknownType, "this server runs no tournaments yet", id: id, to: client)
+        case .tournament(let tournamentRequest):
+            handleTournament(tournamentRequest, from: client, request: request, at: now)
         }
     }
 
@@ -124,7 +126,7 @@ extension Lobby {
     }
 
     /// The rules `choices` make over the server's defaults, or nil when they do not fit (the client is told).
-    private func rules(_ choices: RuleChoices, for client: Client, id: RequestID?) -> RuleSet? {
+    func rules(_ choices: RuleChoices, for client: Client, id: RequestID?) -> RuleSet? {
         do {
             return try choices.rules(over: configuration.defaultRules)
         } catch {
@@ -160,7 +162,12 @@ extension Lobby {
         }
         // A room that exists is joined with its rules, whatever was asked, on the shard that holds it.
         if let name = join.room {
-            if let room = directory.room(named: name) { return sit(client, in: room, id: id, at: now) }
+            if let room = directory.room(named: name) {
+                guard room.tournamentGame == nil else {
+                    return refuse(.roomFull, "room \(name) holds a tournament game: its seats are its players'; you can watch it", id: id, to: client)
+                }
+                return sit(client, in: room, id: id, at: now)
+            }
             if let shard = directory.shared.shard(ofRoom: name), shard != directory.shard {
                 return handOff(client, request, to: shard)
             }
@@ -198,7 +205,7 @@ extension Lobby {
     }
 
     /// Seats the client in a free seat of `room`, on this shard, or says the room is full.
-    private func sit(_ client: Client, in room: Room, id: RequestID?, at now: Moment) {
+    func sit(_ client: Client, in room: Room, id: RequestID?, at now: Moment) {
         do {
             let (seat, states) = try room.match.join(name: client.name, at: now)
             idleList.remove(client)
@@ -235,7 +242,7 @@ extension Lobby {
         }
     }
 
-    private func leave(_ client: Client, id: RequestID?, at now: Moment) {
+    func leave(_ client: Client, id: RequestID?, at now: Moment) {
         switch client.place {
         case .lobby:
             refuse(.notInRoom, "you are not in a room", id: id, to: client)
@@ -254,7 +261,7 @@ extension Lobby {
         }
     }
 
-    private func returnToLobby(_ client: Client, from room: Room, id: RequestID?) {
+    func returnToLobby(_ client: Client, from room: Room, id: RequestID?) {
         client.place = .lobby
         idleList.touch(client)
         send(.left(room: room.name, id: id), to: client)

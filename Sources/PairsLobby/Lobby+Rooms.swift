@@ -51,6 +51,7 @@ extension Lobby {
             }
         }
         settle(room, at: now)
+        if room.tournamentGame != nil { noteTournamentStates(states, in: room, at: now) }
     }
 
     /// Notes the game's moves as they happen, and hands the game over to be kept when it ends.

@@ -45,6 +45,10 @@ public final class Lobby {
     private var spareOutbox: [LobbyAction?] = []
     /// Connections handed to other shards, not yet taken by the transport.
     var handOffs: [HandOff] = []
+    /// The tournaments this shard runs, by name (`Lobby+Tournaments`).
+    var tournaments: [String: HostedTournament] = [:]
+    /// The earliest moment any of them must act at.
+    var tournamentDeadline: Moment?
 
     /// The whole lobby, alone: one shard with a directory of its own.
     public convenience init(
@@ -194,10 +198,12 @@ public final class Lobby {
     /// ending, a turn clock running out, a grace period ending) or a connection in no room going idle.
     public var nextDeadline: Moment? {
         let idle = idleList.first.map { $0.lastActivity.adding(milliseconds: configuration.idleMilliseconds) }
-        switch (deadlines.earliest, idle) {
-        case (let room?, let idle?): return min(room, idle)
-        case (let room, let idle): return room ?? idle
+        let earliest: Moment? = switch (deadlines.earliest, idle) {
+        case (let room?, let idle?): min(room, idle)
+        case (let room, let idle): room ?? idle
         }
+        guard let tournament = tournamentDeadline else { return earliest }
+        return earliest.map { min($0, tournament) } ?? tournament
     }
 
     /// Carries out everything due at or before `now`: matches' deadlines, room by room in the order they
@@ -206,8 +212,11 @@ public final class Lobby {
         while let room = deadlines.popDue(at: now) {
             publish(room.match.advance(to: now), in: room, id: nil, at: now)
         }
+        advanceTournaments(to: now)
         while let oldest = idleList.first,
               oldest.lastActivity.milliseconds(until: now) >= configuration.idleMilliseconds {
+            // Waiting for a tournament's next game is not idleness: it leaves the list until its next room.
+            if followsTournament(oldest) { idleList.remove(oldest); continue }
             close(oldest, .idle, at: now)
         }
     }
@@ -347,6 +356,7 @@ public final class Lobby {
         clients[client.id] = nil
         idleList.remove(client)
         detachFromRoom(client, at: now, keepingSeat: keepingSeat)
+        if !tournaments.isEmpty { tournamentConnectionGone(client, at: now) }
     }
 
     private func noteActivity(of client: Client, at now: Moment) {

@@ -19,6 +19,8 @@ public struct LobbyConfiguration: Sendable {
     public var roomLimits = RoomLimits()
     /// How many wrong passwords an address, or a name, may have, and how long it then waits.
     public var passwordGuesses = PasswordGuessLimiter.Policy()
+    /// How many tournaments the server holds, and their pace.
+    public var tournaments = TournamentHosting()
 
     public init() {}
 

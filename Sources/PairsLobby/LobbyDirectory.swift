@@ -51,6 +51,8 @@ public final class LobbyDirectory: Sendable {
         var operations = 0
         var awaySeats: AwaySeats
         var guessLimiter: PasswordGuessLimiter
+        /// Every tournament on every shard, by name (a namespace of its own): `LobbyDirectory+Tournaments`.
+        var tournaments: [String: TournamentEntry] = [:]
 
         /// A name for a room made by the lobby, `PREFIX-N`, that no room has.
         mutating func newRoomName(prefix: String) -> String {
@@ -76,7 +78,7 @@ public final class LobbyDirectory: Sendable {
     }
 
     /// Runs `body` on the table under the lock, counting it in `operationCount`.
-    private func locked<Result>(_ body: (inout Table) -> Result) -> Result {
+    func locked<Result>(_ body: (inout Table) -> Result) -> Result {
         table.withLock { table in
             table.operations += 1
             return body(&table)

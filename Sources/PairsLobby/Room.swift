@@ -23,6 +23,8 @@ final class Room {
     var seatClaimed: [Bool]
     /// The moves of the game being played, when the server keeps games.
     var log: GameLog?
+    /// The tournament game the room was made for: its seats are the server's to give, its game played once.
+    var tournamentGame: TournamentGameRef?
 
     /// What the shared directory shows of the room, as it was last filed there (nil before its first
     /// filing and after it closed).

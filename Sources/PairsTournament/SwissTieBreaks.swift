@@ -1,3 +1,4 @@
+import PairsRecords
 /// What one round gave a Swiss player.
 public struct SwissEntry: Sendable, Hashable {
     /// Nil for a bye.
@@ -48,23 +49,24 @@ public enum SwissTieBreaks {
     }
 
     /// The standings of every player in `entries`, best first.
-    public static func standings(_ entries: [String: [SwissEntry]], ratings: [String: Int], withdrawn: Set<String> = []) -> [StandingRow] {
+    public static func standings(_ entries: [String: [SwissEntry]], ratings: [String: Int], withdrawn: Set<String> = []) -> [TournamentStanding] {
         let scores = scores(entries)
-        var rows = entries.keys.map { name in
-            StandingRow(rank: 0, name: name, score: scores[name] ?? 0,
-                        games: (entries[name] ?? []).filter { $0.opponent != nil }.count,
-                        buchholz: buchholz(of: name, in: entries, scores: scores),
-                        sonnebornBerger: sonnebornBerger(of: name, in: entries, scores: scores),
-                        rating: ratings[name] ?? 0, inactive: withdrawn.contains(name))
-        }
-        rows.sort { a, b in
+        // Ranked on the integers (half-points, quarter-points and the rating, which the rows do not carry).
+        let ranked = entries.keys.map { name in
+            (name: name, score: scores[name] ?? 0, buchholz: buchholz(of: name, in: entries, scores: scores),
+             sonnebornBerger: sonnebornBerger(of: name, in: entries, scores: scores), rating: ratings[name] ?? 0)
+        }.sorted { a, b in
             if a.score != b.score { return a.score > b.score }
-            if a.buchholz != b.buchholz { return a.buchholz! > b.buchholz! }
-            if a.sonnebornBerger != b.sonnebornBerger { return a.sonnebornBerger! > b.sonnebornBerger! }
+            if a.buchholz != b.buchholz { return a.buchholz > b.buchholz }
+            if a.sonnebornBerger != b.sonnebornBerger { return a.sonnebornBerger > b.sonnebornBerger }
             if a.rating != b.rating { return a.rating > b.rating }
             return a.name < b.name
         }
-        for index in rows.indices { rows[index].rank = index + 1 }
-        return rows
+        return ranked.enumerated().map { index, row in
+            TournamentStanding(rank: index + 1, name: row.name, score: QuarterPoints(halves: row.score),
+                               games: (entries[row.name] ?? []).filter { $0.opponent != nil }.count,
+                               buchholz: QuarterPoints(halves: row.buchholz), sonnebornBerger: QuarterPoints(quarters: row.sonnebornBerger),
+                               active: !withdrawn.contains(row.name))
+        }
     }
 }

@@ -1,3 +1,4 @@
+import PairsRecords
 import PairsRules
 
 /// One tournament's rules in motion: who has entered, who plays whom, the scores, and when things happen.
@@ -174,24 +175,23 @@ public struct TournamentDirector: Sendable {
 
     // MARK: What the standings and the pairings are now
 
-    public var standings: [StandingRow] {
+    public var standings: [TournamentStanding] {
         if isSwiss {
             let entries = Dictionary(uniqueKeysWithValues: joinOrder.map { ($0, entrants[$0]!.swiss) })
             return SwissTieBreaks.standings(entries, ratings: entrants.mapValues(\.rating),
                                             withdrawn: Set(joinOrder.filter { entrants[$0]!.inactive }))
         }
-        var rows = joinOrder.map { name in
+        let ranked = joinOrder.sorted { a, b in
+            let (x, y) = (entrants[a]!, entrants[b]!)
+            if x.arena.points != y.arena.points { return x.arena.points > y.arena.points }
+            if x.rating != y.rating { return x.rating > y.rating }
+            return a < b
+        }
+        return ranked.enumerated().map { index, name in
             let entrant = entrants[name]!
-            return StandingRow(rank: 0, name: name, score: entrant.arena.points, games: entrant.arena.games,
-                               streak: entrant.arena.wins, rating: entrant.rating, inactive: entrant.inactive)
+            return TournamentStanding(rank: index + 1, name: name, score: QuarterPoints(points: entrant.arena.points),
+                                      games: entrant.arena.games, streak: entrant.arena.wins, active: !entrant.inactive)
         }
-        rows.sort { a, b in
-            if a.score != b.score { return a.score > b.score }
-            if a.rating != b.rating { return a.rating > b.rating }
-            return a.name < b.name
-        }
-        for index in rows.indices { rows[index].rank = index + 1 }
-        return rows
     }
 
     /// The games in progress, by number.

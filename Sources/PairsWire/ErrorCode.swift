@@ -78,4 +78,7 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     case alreadyEntered = "already_entered"
     /// `tournament_leave` of a tournament the name has not entered.
     case notEntered = "not_entered"
+    /// `tournament_create` while the server holds as many tournaments as it may, or the creator's address
+    /// as many unfinished ones (`TournamentHosting`).
+    case tooManyTournaments = "too_many_tournaments"
 }

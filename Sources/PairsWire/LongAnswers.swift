@@ -1,3 +1,4 @@
+import PairsRecords
 import PairsRules
 
 /// Cuts the answers that can outgrow a line (`history`, `replay`, `leaderboard`, `profile`) into lines that

@@ -1,3 +1,4 @@
+import PairsRecords
 import PairsRules
 
 /// Reads server messages back from their JSON lines, for clients written in Swift.

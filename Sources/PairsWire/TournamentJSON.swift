@@ -1,3 +1,4 @@
+import PairsRecords
 import PairsRules
 
 /// The `tournament` and `tournaments` messages as protocol.md's "Tournaments" gives them: written for the

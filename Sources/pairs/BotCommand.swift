@@ -5,6 +5,7 @@ import Glibc
 #endif
 import PairsBots
 import PairsClient
+import PairsWire
 
 /// `pairs bot`: reads the flags, runs a `BotRunner`, and turns how it went into an exit status.
 enum BotCommand {
@@ -14,6 +15,8 @@ enum BotCommand {
       --host, -h HOST    server to connect to: a name, an IPv4 or an IPv6 address (default localhost)
       --port, -p N       server port (default 7777)
       --room, -r ROOM    join ROOM, or create it (default: quick match)
+      --tournament NAME  enter tournament NAME instead: play every game it pairs the bot for, and exit
+                         when it ends (--games and --room do not count then)
       --games N          games to play, then leave and exit (default 0: play until stopped)
       --strategy NAME    memory (remembers every card it has seen) or random (default memory)
       --think-ms MS      milliseconds to think before each flip, 0-\(BotConfiguration.maxThinkMilliseconds) (default \(BotConfiguration.standardThinkMilliseconds))
@@ -113,9 +116,9 @@ enum BotCommand {
     static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError)
         -> (configuration: BotConfiguration, password: PasswordSource) {
         try PasswordFlag.check(arguments)
-        let flags = try Flags(arguments, known: Set(["host", "port", "room", "games", "strategy", "think-ms", "name", "seed"])
+        let flags = try Flags(arguments, known: Set(["host", "port", "room", "games", "strategy", "think-ms", "name", "seed", "tournament"])
                                 .union(RuleFlags.names), switches: RuleFlags.switches.union(["password"]))
-        let configuration = BotConfiguration(
+        var configuration = BotConfiguration(
             endpoint: try flags.endpoint(),
             room: try flags.room("room"),
             rules: try flags.ruleChoices(),
@@ -125,6 +128,12 @@ enum BotCommand {
                 ?? BotConfiguration.standardThinkMilliseconds,
             name: try flags.playerName(),
             seed: try flags.seed())
+        if let tournament = flags.string("tournament") {
+            guard TournamentLimits.isValidName(tournament) else {
+                throw UsageError("a tournament name is 1-\(TournamentLimits.maxNameCharacters) letters, digits, - or _")
+            }
+            configuration.tournament = tournament
+        }
         return (configuration, PasswordFlag.source(flags, environment: environment))
     }
 }

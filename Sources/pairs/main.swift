@@ -17,6 +17,7 @@ commands:
   leaderboard  the best players of a ladder (also: top)
   profile      a name's ratings, totals and last games
   replay       a finished game again, move by move
+  tournament   make, start, join, watch and list tournaments
 
   pairs <command> --help   options of one command
   pairs --version          print the version
@@ -43,6 +44,8 @@ case "leaderboard", "top":
     exit(LeaderboardCommand.run(rest))
 case "profile":
     exit(ProfileCommand.run(rest))
+case "tournament":
+    exit(TournamentCommand.run(rest, environment: PlayCommand.environment()))
 case "replay":
     exit(ReplayCommand.run(rest, environment: PlayCommand.environment()))
 case nil:

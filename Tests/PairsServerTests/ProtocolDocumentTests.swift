@@ -140,10 +140,10 @@ func protocolTranscriptsAreExact(transcript: Transcript) throws {
     }
 }
 
-@Test("protocol.md has its four transcripts: the classic session, a solo game against the clock, a three-card Matchismo turn, and the history", .ownThread)
+@Test("protocol.md has its five transcripts: the classic session, a solo game against the clock, a three-card Matchismo turn, the history, and a tournament", .ownThread)
 func protocolHasItsTranscripts() throws {
     let all = try transcripts()
-    #expect(all.count == 4)
+    #expect(all.count == 5)
     #expect(all.allSatisfy { $0.lines.count > 10 })
 }
 

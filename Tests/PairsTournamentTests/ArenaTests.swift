@@ -1,3 +1,4 @@
+import PairsRecords
 import PairsRules
 import PairsTournament
 import Testing
@@ -57,9 +58,9 @@ struct ArenaTests {
             harness.advance(by: 1_000)
         }
         #expect(harness.started.count == 4)
-        #expect(harness.row("ann")?.score == 8)
+        #expect(harness.row("ann")?.score.points == 8)
         #expect(harness.row("ann")?.streak == 3)
-        #expect(harness.row("bob")?.score == 0)
+        #expect(harness.row("bob")?.score.points == 0)
         // Seats alternate between the two.
         #expect(harness.started.map { $0.seats[0] } == ["ann", "bob", "ann", "bob"] || harness.started.map { $0.seats[0] } == ["bob", "ann", "bob", "ann"])
     }
@@ -80,9 +81,9 @@ struct ArenaTests {
         // bob and dan are free, and each other's only partner, though neither just played the other.
         let third = try #require(harness.started.last)
         #expect(Set(third.seats) == ["bob", "dan"])
-        #expect(harness.row("ann")?.inactive == true)
+        #expect(harness.row("ann")?.active == false)
         try harness.join(["ann"])
-        #expect(harness.row("ann")?.inactive == false)
+        #expect(harness.row("ann")?.active == true)
         // Alone while bob and dan play: nobody to pair with yet.
         harness.advance(by: 5_000)
         #expect(harness.started.count == 3)
@@ -113,7 +114,7 @@ struct ArenaTests {
         #expect(harness.director.status == .finished)
         let standings = try #require(harness.finished)
         #expect(standings.map(\.name) == ["cat", "ann", "bob", "dan"])
-        #expect(standings.map(\.score) == [2, 1, 1, 0])
+        #expect(standings.map(\.score.points) == [2, 1, 1, 0])
         #expect(harness.started.count == 2)
         #expect(harness.director.nextDeadline == nil)
     }

@@ -1,9 +1,17 @@
+import PairsRecords
 import PairsRules
 import PairsTournament
 import Testing
 
 /// A director on a manual clock, with every action it took kept in order: nothing sleeps, `advance(by:)`
 /// moves the clock and lets the director act on what fell due, as the lobby's timer would.
+extension QuarterPoints {
+    /// The score in half-points, as a Swiss counts (a win 2): exact for every Swiss score.
+    var halves: Int { quarters / 2 }
+    /// The score in whole points, as an arena counts.
+    var points: Int { quarters / 4 }
+}
+
 struct DirectorHarness {
     var director: TournamentDirector
     private(set) var now = Moment(milliseconds: 1_000_000)
@@ -58,9 +66,9 @@ struct DirectorHarness {
         take(try director.gameEnded(pairing.game, result, at: now))
     }
 
-    var finished: [StandingRow]? {
+    var finished: [TournamentStanding]? {
         actions.lazy.compactMap { if case .finished(let rows) = $0 { rows } else { nil } }.first
     }
 
-    func row(_ name: String) -> StandingRow? { director.standings.first { $0.name == name } }
+    func row(_ name: String) -> TournamentStanding? { director.standings.first { $0.name == name } }
 }

@@ -1,3 +1,4 @@
+import PairsRecords
 import PairsRules
 import PairsTournament
 import Testing
@@ -31,7 +32,7 @@ struct SwissDirectorTests {
         }
         #expect(harness.director.status == .finished)
         let standings = try #require(harness.finished)
-        let total = standings.map(\.score).reduce(0, +)
+        let total = standings.map(\.score.halves).reduce(0, +)
         #expect(total == 24)
         #expect(standings.allSatisfy { $0.games == 3 })
         let met = harness.started.map { Set($0.seats) }
@@ -66,7 +67,7 @@ struct SwissDirectorTests {
         // Round 1's bye is the lowest-rated player's.
         #expect(byes.first == "gus")
         let standings = try #require(harness.finished)
-        let total = standings.map(\.score).reduce(0, +)
+        let total = standings.map(\.score.halves).reduce(0, +)
         let gamesAndByes: Int = 3 * 3 * 2 + 3 * 2
         #expect(total == gamesAndByes)
         for bye in byes { #expect(standings.first { $0.name == bye }?.games == 2) }
@@ -90,11 +91,11 @@ struct SwissDirectorTests {
             #expect(harness.playing.contains { $0.game == dansGame.game })
             harness.advance(by: 1)
             #expect(!harness.playing.contains { $0.game == dansGame.game })
-            #expect(harness.row(opponent)?.score ?? 0 >= 2)
+            #expect(harness.row(opponent)?.score.halves ?? 0 >= 2)
         }
         #expect(harness.actions.contains(.withdrawn("dan")))
-        #expect(harness.row("dan")?.inactive == true)
-        #expect(harness.row("dan")?.score == 0)
+        #expect(harness.row("dan")?.active == false)
+        #expect(harness.row("dan")?.score.halves == 0)
         let third = try #require(roundsStarted(harness).last)
         #expect(third.round == 3)
         #expect(!third.pairings.contains { $0.seats.contains("dan") })
@@ -108,7 +109,7 @@ struct SwissDirectorTests {
         try harness.start()
         harness.advance(by: 60_000)
         #expect(harness.director.status == .finished)
-        #expect(harness.finished?.map(\.score) == [0, 0])
+        #expect(harness.finished?.map(\.score.halves) == [0, 0])
     }
 
     @Test("only the creator starts a tournament, with two players at least; a Swiss takes nobody once started")
@@ -166,10 +167,10 @@ struct DocumentedSwissTests {
         #expect(harness.playing.map(\.seats) == [["ann", "cat"], ["dan", "eve"]])
         let rows = harness.director.standings
         #expect(rows.map(\.name) == ["ann", "bob", "eve", "cat", "dan"])
-        #expect(rows.map(\.score) == [2, 2, 2, 1, 1])
+        #expect(rows.map(\.score.halves) == [2, 2, 2, 1, 1])
         #expect(rows.map(\.games) == [1, 1, 0, 1, 1])
-        #expect(rows.map(\.buchholz) == [2, 2, 0, 1, 1])
-        #expect(rows.map(\.sonnebornBerger) == [4, 0, 0, 1, 1])
+        #expect(rows.map { $0.buchholz?.halves } == [2, 2, 0, 1, 1])
+        #expect(rows.map { $0.sonnebornBerger?.quarters } == [4, 0, 0, 1, 1])
         let bye = harness.actions.compactMap { if case .roundStarted(2, _, let bye) = $0 { bye } else { nil } }
         #expect(bye == ["bob"])
     }

@@ -1,3 +1,4 @@
+import PairsRecords
 import PairsRules
 import PairsTournament
 import Testing
@@ -23,7 +24,7 @@ struct SwissPropertyTests {
         func checkNewRounds() {
             let started = harness.actions.compactMap { if case .roundStarted(let round, let pairings, let bye) = $0 { (round, pairings, bye) } else { nil } }
             for (round, pairings, bye) in started.dropFirst(checkedRounds) {
-                let active = Set(harness.director.standings.filter { !$0.inactive }.map(\.name))
+                let active = Set(harness.director.standings.filter { $0.active }.map(\.name))
                 let seen = pairings.flatMap(\.seats) + (bye.map { [$0] } ?? [])
                 #expect(Set(seen) == active && seen.count == active.count, "seed \(seed) round \(round)")
                 if let bye {
@@ -58,14 +59,14 @@ struct SwissPropertyTests {
         #expect(harness.director.status == .finished, "seed \(seed)")
         let standings = try #require(harness.finished)
         #expect(checkedRounds <= rounds)
-        for row in standings where !row.inactive {
+        for row in standings where row.active {
             // An active player was in every round: a game or the bye each.
             #expect(row.games + byes[row.name, default: 0] == checkedRounds, "seed \(seed): \(row.name)")
         }
         for name in noShows {
             // Two games never sat down for withdraw a player.
             let row = try #require(standings.first { $0.name == name })
-            if row.games >= 2 { #expect(row.inactive, "seed \(seed): \(name)") }
+            if row.games >= 2 { #expect(!row.active, "seed \(seed): \(name)") }
         }
     }
 }

@@ -1,3 +1,4 @@
+import PairsRecords
 import Foundation
 import PairsRules
 @testable import PairsWire

@@ -1,0 +1,106 @@
+import Foundation
+import PairsRules
+import PairsServer
+import PairsTestSupport
+import PairsWire
+import Testing
+
+/// A client of a tournament over TCP: every message is read through `pump`, which keeps the last
+/// `tournament` message whatever the test was waiting for.
+private final class Follower {
+    let name: String
+    let client: TestClient
+    private(set) var last: TournamentView?
+
+    init(_ name: String, port: Int) throws {
+        self.name = name
+        client = try TestClient(port: port)
+        client.send(#"{"type":"hello","name":"\#(name)"}"#)
+        _ = try pump("welcome as \(name)") { if case .welcome(let welcome) = $0 { welcome.name == name } else { false } }
+    }
+
+    /// Reads until a message matches, within `seconds`, noting every `tournament` message on the way.
+    @discardableResult
+    func pump(_ what: String, within seconds: Double = 10, _ matches: (ServerMessage) -> Bool) throws -> ServerMessage {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { throw TestTimeout(what: "\(what) for \(name)") }
+            let message = try client.next(within: remaining)
+            if case .tournament(let view) = message { last = view }
+            if case .error(let error) = message { throw TestTimeout(what: "\(what) for \(name), got \(error.code.rawValue): \(error.message)") }
+            if matches(message) { return message }
+        }
+    }
+
+    /// Waits for a `tournament` message that satisfies `condition`.
+    @discardableResult
+    func view(_ what: String, within seconds: Double = 10, where condition: (TournamentView) -> Bool) throws -> TournamentView {
+        if let last, condition(last) { return last }
+        let message = try pump(what, within: seconds) { if case .tournament(let view) = $0 { condition(view) } else { false } }
+        guard case .tournament(let view) = message else { fatalError("unreachable") }
+        return view
+    }
+}
+
+@Suite("Tournaments over TCP", .ownThread)
+struct TournamentTests {
+    @Test("a Swiss of four is played to its end by real clients seated by the server, and every entrant and watcher ends with the same standings")
+    func swissPlayedToTheEnd() throws {
+        let server = try startServer { $0.lobby.tournaments.roundBreakMilliseconds = 200 }
+        defer { server.stop() }
+        let host = try Follower("host", port: server.port)
+        host.client.send(#"{"type":"tournament_create","name":"cup","format":"swiss","start":4,"id":1}"#)
+        try host.view("the tournament made") { $0.id == .integer(1) && $0.status == .open }
+        host.client.send(#"{"type":"tournament_watch","tournament":"cup","id":2}"#)
+        try host.view("the watch answered") { $0.id == .integer(2) }
+        var entrants: [String: Follower] = [:]
+        for name in ["ann", "bob", "cat", "dan"] {
+            let entrant = try Follower(name, port: server.port)
+            entrant.client.send(#"{"type":"tournament_join","tournament":"cup","id":3}"#)
+            entrants[name] = entrant
+        }
+        for round in 1...2 {
+            let view = try host.view("round \(round)") { $0.status == .running && $0.round == round && $0.pairings.count == 2 }
+            #expect(view.rounds == 2)
+            for board in view.pairings {
+                let players = try board.players.map { try #require(entrants[$0]) }
+                for player in players {
+                    try player.pump("seated in \(board.room)") { if case .joined(let joined) = $0 { joined.room == board.room } else { false } }
+                    try player.pump("the game in \(board.room)") {
+                        if case .state(let state) = $0 { state.room == board.room && state.state.phase == .playing } else { false }
+                    }
+                }
+                let final = try playToEnd(players.map(\.client))
+                #expect(final.phase == .over)
+            }
+        }
+        let standings = try host.view("the end", where: { $0.status == .finished }).standings
+        #expect(standings.map(\.rank) == [1, 2, 3, 4])
+        #expect(standings.allSatisfy { $0.games == 2 })
+        #expect(standings.map(\.score.quarters).reduce(0, +) == 4 * 4, "four games, a point each")
+        for (name, entrant) in entrants {
+            let view = try entrant.view("the end", where: { $0.status == .finished })
+            #expect(view.standings == standings, "\(name) has the same final standings")
+        }
+    }
+
+    @Test("tournament requests are refused with their typed errors over TCP, and the list shows what the server holds")
+    func refusalsAndList() throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let ann = try Follower("ann", port: server.port)
+        ann.client.send(#"{"type":"tournament_join","tournament":"nope","id":1}"#)
+        #expect(try ann.client.waitForError(.noSuchTournament).id == .integer(1))
+        ann.client.send("tournament create bots arena minutes 0.5")
+        try ann.view("the arena made") { $0.name == "bots" && $0.millisecondsLeft == 30_000 }
+        ann.client.send(#"{"type":"tournament_start","tournament":"bots","id":2}"#)
+        #expect(try ann.client.waitForError(.tooFewPlayers).id == .integer(2))
+        ann.client.send(#"{"type":"tournament_list","id":3}"#)
+        let list = try ann.client.waitFor("the list") { if case .tournaments = $0 { true } else { false } }
+        guard case .tournaments(let tournaments) = list else { return }
+        #expect(tournaments.tournaments.map(\.name) == ["bots"])
+        #expect(tournaments.tournaments.first?.length == .milliseconds(30_000))
+        #expect(tournaments.id == .integer(3))
+    }
+}
