@@ -12,6 +12,8 @@ public enum BotInput: Sendable, Hashable {
     case sent(ClientMessage, id: RequestID?)
     /// The connection dropped; the runner is getting back in.
     case connectionLost
+    /// Back in after a drop (a seat the bot held is being resumed).
+    case reconnected
     /// Back in after a drop, the server would not give the seat back.
     case seatLost
 }

@@ -79,6 +79,11 @@ public struct BotMachine: Sendable {
                 break
             }
             return []
+        case .reconnected:
+            // Between a tournament's games the bot holds no seat to resume: it enters again, which gives
+            // the tournament its new connection (and takes an arena's pause off).
+            guard let tournament = configuration.tournament, seat == nil else { return [] }
+            return [.send(.tournament(.join(tournament: tournament)))]
         case .connectionLost:
             pendingFlip = nil
             thinkingAbout = nil

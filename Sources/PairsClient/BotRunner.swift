@@ -116,6 +116,7 @@ public final class BotRunner: @unchecked Sendable {
             break
         case .reconnected:
             diagnostics("reconnected")
+            feed(.reconnected)
         case .seatLost(let error):
             diagnostics("could not get the seat back (\(error.message)); joining again")
             feed(.seatLost)

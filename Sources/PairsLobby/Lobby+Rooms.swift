@@ -116,7 +116,8 @@ extension Lobby {
     /// whose game has not begun and where nobody else is left: nothing is lost, and such rooms would cost
     /// a client nothing to pile up. Nor past `RoomLimits`: the seat is freed as if the player had left.
     private func keepsSeat(of client: Client, in room: Room) -> Bool {
-        let isForsakenBeforeAnyGame = !room.isQuickMatch && room.match.game == 0 && room.spectators.isEmpty
+        // A tournament's room is made by the server for its two players: the seat is theirs to come back to.
+        let isForsakenBeforeAnyGame = !room.isQuickMatch && room.tournamentGame == nil && room.match.game == 0 && room.spectators.isEmpty
             && room.seatClients.allSatisfy { $0 == nil }
         return !isForsakenBeforeAnyGame && directory.shared.hasRoomForAwaySeat(of: client.address)
     }

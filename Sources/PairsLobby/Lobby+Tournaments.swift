@@ -81,6 +81,7 @@ extension Lobby {
         }
         tournaments[creation.name] = tournament
         tournament.filed = tournament.summary
+        log(.info, .tournament(name: creation.name, status: tournament.phase.rawValue, entrants: 0))
         for line in LongAnswers.lines(.tournament(tournament.view(at: now, id: id))) { send(line, to: client) }
         finishInput(of: tournament, at: now, answered: client)
     }
@@ -184,13 +185,28 @@ extension Lobby {
     /// The states of a tournament game's room: a game that ends (or is given up before it began) is
     /// reported to the director, as its result.
     func noteTournamentStates(_ states: [PublicState], in room: Room, at now: Moment) {
-        guard let ref = room.tournamentGame, let tournament = tournaments[ref.tournament], tournament.rooms[ref.game] === room else { return }
+        guard let ref = room.tournamentGame, let tournament = tournaments[ref.tournament] else { return }
+        for state in states {
+            guard case .reconnect(let seat) = state.event, let client = room.seatClients[seat.index] else { continue }
+            reconnected(ref.names[seat.index], on: client, to: tournament, at: now)
+        }
+        guard tournament.rooms[ref.game] === room else { return }
         for state in states {
             guard let result = result(of: state, in: room, ref: ref) else { continue }
             tournament.rooms[ref.game] = nil
             perform((try? tournament.director.gameEnded(ref.game, result, at: now)) ?? [], of: tournament, at: now)
             return finishInput(of: tournament, at: now)
         }
+    }
+
+    /// An entrant took their seat back with `resume`: the new connection is theirs for the tournament too,
+    /// and an arena that paused them at the drop takes them back.
+    private func reconnected(_ name: String, on client: Client, to tournament: HostedTournament, at now: Moment) {
+        tournament.players[name] = client
+        if let actions = try? tournament.director.join(name, rating: configuration.tournaments.rating, claimed: client.hasProvenName, at: now) {
+            perform(actions, of: tournament, at: now)
+        }
+        finishInput(of: tournament, at: now)
     }
 
     /// The tournament result a state brings, if it ends the game.
@@ -239,6 +255,7 @@ extension Lobby {
                finishedAt.milliseconds(until: now) >= configuration.tournaments.keepFinishedMilliseconds {
                 tournaments[tournament.name] = nil
                 directory.shared.removeTournament(named: tournament.name)
+                log(.info, .tournament(name: tournament.name, status: "gone", entrants: tournament.director.entrantNames.count))
                 continue
             }
             perform(tournament.director.advance(to: now), of: tournament, at: now)
@@ -275,6 +292,9 @@ extension Lobby {
         }
         let summary = tournament.summary
         if tournament.filed != summary {
+            if tournament.filed?.status != summary.status {
+                log(.info, .tournament(name: summary.name, status: summary.status.rawValue, entrants: summary.entrants))
+            }
             tournament.filed = summary
             directory.shared.fileTournament(summary)
         }

@@ -2,7 +2,7 @@ import PairsRules
 import PairsWire
 
 /// The server's decisions: rooms, the room directory, quick match, seats and tokens, chat, names, rate
-/// limits and the idle limit, and what every request does.
+/// limits and the idle limit, tournaments (`Lobby+Tournaments`), and what every request does.
 ///
 /// The lobby touches no socket and reads no clock. The transport hands it connections arriving and
 /// leaving, every message a connection sends, and the moment each of these happens; the lobby answers with

@@ -21,6 +21,8 @@ import PairsWire
 /// - the quick-match rooms waiting for a second player, per rule set: a quick join finds one, or claims
 ///   a new room as waiting, in one step, so two people asking at once on two shards share one room;
 /// - which shard holds each live resume token;
+/// - every tournament's name, shard and listing (`LobbyDirectory+Tournaments`), so a request about one
+///   is handed to the shard that runs it;
 /// - the seats held for dropped players per address and in all (`AwaySeats`), and the wrong passwords per
 ///   address and per name (`PasswordGuessLimiter`), so spreading over loops gains an attacker nothing.
 /// Counters stay with their shards (`Lobby.loopStatistics`, `ServerStatistics.summing`): a flip counts

@@ -21,6 +21,7 @@ extension LobbyEvent {
         case .resumed: "resume"
         case .forfeited: "forfeit"
         case .gameOver: "game_over"
+        case .tournament: "tournament"
         }
     }
 
@@ -43,6 +44,8 @@ extension LobbyEvent {
             fields = [LogField("room", .text(room))] + rules.fields
         case .roomClosed(let room):
             fields = [LogField("room", .text(room))]
+        case .tournament(let name, let status, let entrants):
+            fields = [LogField("tournament", .text(name)), LogField("status", .text(status)), LogField("entrants", .integer(entrants))]
         case .joined(let connection, let room, let seat), .resumed(let connection, let room, let seat):
             fields = connection.fields { $0 += LoggedPlace.seated(room: room, seat: seat).fields }
         case .watching(let connection, let room):

@@ -41,6 +41,9 @@ public enum LobbyEvent: Sendable, Hashable {
     case forfeited(room: String, game: Int, seat: Seat, player: String, ForfeitReason, connection: LoggedConnection?)
     /// A game ended.
     case gameOver(GameOverLog)
+    /// A tournament was made, started, ran out of time, finished or was forgotten (`gone`): the operator's
+    /// view of what a server's tournaments are doing, a line per change of status.
+    case tournament(name: String, status: String, entrants: Int)
 
     /// Whether the event happens once per game rather than once per connection: under load, these are
     /// what a summary line replaces (per-connection events are bounded by how fast clients connect).

@@ -186,3 +186,25 @@ func gameRecordLines() {
                              result: .won, forfeitedBy: "ann")
     #expect(forfeit.description == "game 4: bot-memory 1 - 2 ann (won, ann forfeited)")
 }
+
+@Test("a tournament bot enters the tournament, reports each game of each room it is seated in without a rematch, and finishes when the tournament does")
+func tournamentBotPlaysItsPairings() {
+    var configuration = BotConfiguration(games: 1, thinkMilliseconds: 0, name: "robo", seed: 5)
+    configuration.tournament = "cup"
+    var machine = BotMachine(configuration: configuration)
+    #expect(machine.handle(.ready) == [.send(.tournament(.join(tournament: "cup")))])
+    _ = machine.handle(.sent(.tournament(.join(tournament: "cup")), id: .integer(1)))
+    let cleared: [CardView] = (0..<6).map { .matched(face: "f\($0 / 2)", by: .first) }
+    let over = makeState(seq: 20, phase: .over, cards: cleared, scores: [3, 0], turn: nil, outcome: .win(.first),
+                         event: .over(.first, cards: [4, 5], points: 1))
+    for room in ["cup-1", "cup-5"] {
+        _ = machine.handle(.message(.joined(Joined(room: room, seat: .first, token: "t"))))
+        let ended = machine.handle(.message(stateMessage(over)))
+        #expect(ended.contains { if case .report = $0 { true } else { false } }, "game 1 of \(room) is reported")
+        #expect(sent(ended).isEmpty, "no rematch, and --games does not end a tournament: \(ended)")
+    }
+    #expect(machine.gamesPlayed == 2)
+    let view = TournamentView(name: "cup", format: .swiss, status: .finished, creator: "host", rules: .standard, entrants: 2)
+    #expect(machine.handle(.message(.tournament(view))) == [.finish(.done)])
+    #expect(machine.isFinished)
+}

@@ -203,6 +203,47 @@ struct TournamentLobbyTests {
         #expect(tournaments(lobby.take(back)).last?.standings.first { $0.name == "b3" }?.active == true)
     }
 
+    @Test("an arena player who drops and resumes their seat is theirs again: unpaused, and seated in their next game")
+    func resumeRebindsTheEntrant() throws {
+        let lobby = harness()
+        let host = named("host", in: lobby)
+        lobby.send("tournament create bots arena minutes 5", from: host)
+        let ann = named("ann", in: lobby)
+        lobby.send("tournament join bots", from: ann)
+        let bob = named("bob", in: lobby)
+        lobby.send("tournament join bots", from: bob)
+        lobby.send("tournament start bots", from: host)
+        let token = try #require(lobby.joined(bob)?.token)
+        lobby.drop(bob)
+        let back = lobby.connect()
+        lobby.send(#"{"type":"resume","token":"\#(token)"}"#, from: back)
+        let view = try #require(tournaments(lobby.take(back)).last)
+        #expect(view.standings.first { $0.name == "bob" }?.active == true)
+        // ann (seat 0) wins; a second later the two meet again, bob on his new connection.
+        try win(by: ann, in: lobby)
+        lobby.advance(by: 1_000)
+        #expect(joinedRooms(lobby.take(back)) == ["bots-2"])
+    }
+
+    @Test("an entrant sitting in another room when their game is made leaves it, as with leave, and is seated in the game's room")
+    func entrantIsMovedOutOfAnotherRoom() throws {
+        let lobby = harness()
+        let host = named("host", in: lobby)
+        lobby.send("tournament create cup swiss", from: host)
+        let ann = named("ann", in: lobby)
+        lobby.send("tournament join cup", from: ann)
+        let bob = named("bob", in: lobby)
+        lobby.send("tournament join cup", from: bob)
+        lobby.send("join den", from: ann)
+        _ = lobby.take(ann)
+        lobby.send("tournament start cup", from: host)
+        let messages = lobby.take(ann)
+        let left = messages.firstIndex { if case .left(let room, _) = $0 { room == "den" } else { false } }
+        let joined = messages.firstIndex { if case .joined(let joined) = $0 { joined.room == "cup-1" } else { false } }
+        #expect(left != nil && joined != nil && left! < joined!, "left den, then joined cup-1: \(messages)")
+        #expect(lobby.lobby.loopStatistics.rooms == 1, "den, left empty, is gone")
+    }
+
     @Test("a player absent when their game is made forfeits it once the start grace has passed; the one seated wins and is sent back")
     func absentPlayerForfeits() throws {
         let lobby = harness()
@@ -281,6 +322,8 @@ struct TournamentLobbyTests {
         #expect(refusal("tournament leave cup", from: ann) == [.tournamentOver])
         // A tournament of claimed names takes no name the connection did not prove.
         #expect(refusal("tournament create club swiss claimed", from: host) == [])
+        #expect(refusal("tournament join club", from: bob) == [.alreadyInRoom], "bob is still in his game's room")
+        #expect(refusal("leave", from: bob) == [])
         #expect(refusal("tournament join club", from: bob) == [.claimedOnly])
     }
 
@@ -329,5 +372,7 @@ struct TournamentLobbyTests {
         lobby.send("tournament watch cup", from: later)
         #expect(errors(lobby.take(later)) == [.noSuchTournament])
         #expect(lobby.lobby.sharedDirectory.tournamentCount == 0)
+        let lines = lobby.log.compactMap { if case .tournament(let name, let status, let entrants) = $0.event { "\(name) \(status) \(entrants)" } else { nil } }
+        #expect(lines == ["cup open 0", "cup running 2", "cup finished 2", "cup gone 2"], "the operator's log has a line per status")
     }
 }

@@ -41,6 +41,7 @@ func everyEvent(with text: String) -> [(level: LogLevel, name: String, fields: [
                                                                  gameSeconds: 90, peekMilliseconds: 3000),
                                                pairs: 9, turnSeconds: 0, revealMilliseconds: 500, againOnMatch: false)),
         .roomClosed(room: text),
+        .tournament(name: text, status: "running", entrants: 8),
         .joined(who, room: text, seat: .second),
         .watching(who, room: text),
         .left(who, from: .watching(room: text)),
@@ -82,7 +83,7 @@ func everyEvent(with text: String) -> [(level: LogLevel, name: String, fields: [
 let everyEventName: Set<String> = [
     "connect", "name_claimed", "wrong_password", "password_guessing", "room_open", "room_close", "join", "watch", "leave", "disconnect",
     "silent_close", "resume", "forfeit", "game_over", "listening", "server_full", "accept_failed", "http", "game_not_kept", "summary",
-    "shutdown", "stopped", "log_reopened", "log_reopen_failed",
+    "shutdown", "stopped", "log_reopened", "log_reopen_failed", "tournament",
 ]
 
 /// A text line read back the simple way: the time, level and event words, then `key=value` pairs whose

@@ -2,8 +2,9 @@
 """A Pairs bot in Python, using only the standard library.
 
 It speaks the JSON lines of protocol.md: joins a room (or quick match), flips cards when it is on turn,
-asks for a rematch after each game, and prints one line per finished game, the same lines `pairs bot`
-prints:
+asks for a rematch after each game (or, with `--tournament NAME`, enters a tournament, plays every game
+the server seats it in, and exits when the tournament ends), and prints one line per finished game, the
+same lines `pairs bot` prints:
 
     game 1: py-memory 3 - 1 bot-random (won)
     game 2: py-memory cleared the board, 8 points (won)          (a solo game)
@@ -43,7 +44,8 @@ import unicodedata
 
 PROTOCOL_VERSION = 1
 # The message types and event kinds of protocol.md; anything else comes from a newer protocol and is skipped.
-KNOWN_TYPES = {"welcome", "joined", "state", "error", "chat", "rooms", "pong", "stats", "left", "help", "bye"}
+KNOWN_TYPES = {"welcome", "joined", "state", "error", "chat", "rooms", "pong", "stats", "left", "help", "bye",
+               "tournament", "tournaments"}
 KNOWN_EVENT_KINDS = {"join", "peek", "start", "flip", "match", "mismatch", "hide", "timeout", "over", "time_up",
                      "exhausted", "forfeit", "leave", "disconnect", "reconnect", "rematch"}
 # The server allows 40 messages a second per connection; a bot that answers every state at once would be
@@ -374,6 +376,7 @@ class Bot:
         self.hello_id = None  # the id of the hello, whose answer (welcome or error) comes with it
         self.join_id = None
         self.seat = None
+        self.room = None
         self.latest = None
         self.pending_flip = None  # (id, card) of the flip in flight
         self.reported_unknown = False
@@ -464,6 +467,10 @@ class Bot:
         if kind == "welcome" and self.hello_id is not None and message.get("id") == self.hello_id:
             # Joined only once the name is set: a claimed name may be refused, and the bot must not sit
             # down under another one.
+            if self.args.tournament:
+                # The tournament seats the bot in each of its games' rooms.
+                self.join_id = self.send({"type": "tournament_join", "tournament": self.args.tournament})
+                return
             join = dict({"type": "join"}, **rule_choices(self.args))
             if self.args.room:
                 join["room"] = self.args.room
@@ -471,6 +478,17 @@ class Bot:
         elif kind == "joined":
             self.seat = message.get("seat")
             self.take_rules(message)
+            if message.get("room") != self.room:
+                # A tournament's next game: a new room, whose games count from 1 again.
+                self.room = message.get("room")
+                self.memory = Memory()
+                self.recorded_game = None
+                self.rematch_for = None
+        elif kind == "left":
+            self.seat = None
+        elif kind == "tournament":
+            if message.get("name") == self.args.tournament and message.get("status") == "finished":
+                self.done = True
         elif kind == "state":
             self.take_rules(message)
             self.observe(message)
@@ -511,11 +529,11 @@ class Bot:
         if game_ended and self.recorded_game != state["game"]:
             self.recorded_game = state["game"]
             self.report(state)
-            if self.args.games and len(self.results) >= self.args.games:
+            if not self.args.tournament and self.args.games and len(self.results) >= self.args.games:
                 self.send({"type": "leave"})
                 self.done = True
                 return
-        if game_ended and self.rematch_for != state["game"]:
+        if game_ended and not self.args.tournament and self.rematch_for != state["game"]:
             self.rematch_for = state["game"]
             self.send({"type": "rematch"})
         if on_turn and self.pending_flip is None:
@@ -546,7 +564,7 @@ class Bot:
         if error.get("id") == self.hello_id:
             hint = " (--password asks for it, or set PAIRS_PASSWORD)" if error.get("code") == "name_taken" else ""
             fail("%s%s" % (error.get("message"), hint))
-        if error.get("id") == self.join_id and self.seat is None:
+        if error.get("id") == self.join_id and (self.seat is None or self.args.tournament):
             fail("cannot join: %s" % error.get("message"))
         if self.pending_flip is None or error.get("id") != self.pending_flip[0]:
             return
@@ -646,6 +664,8 @@ def main():
     parser.add_argument("--host", default="localhost", help="server host name or address (default localhost)")
     parser.add_argument("--port", type=int, default=7777, help="server port (default 7777)")
     parser.add_argument("--room", help="room to join or create (default: quick match)")
+    parser.add_argument("--tournament", help="enter this tournament instead of joining a room: play every game "
+                             "it pairs the bot for, and exit when it ends (--games does not count)")
     parser.add_argument("--games", type=int, default=0, help="games to play, then leave (default 0: until stopped)")
     parser.add_argument("--strategy", choices=sorted(STRATEGIES), default="memory", help="how to pick cards (default memory)")
     parser.add_argument("--name", help="the bot's name (default py-STRATEGY)")
