@@ -28,16 +28,27 @@ enum GameInserts {
         return inserted
     }
 
-    /// Inserts a finished tournament's record.
+    /// Inserts a finished tournament's record and its standings, a row each.
     private static func insert<Connection: SQLConnection>(_ tournament: TournamentRecord, on connection: Connection) throws(Connection.Failure) {
-        try connection.run("""
-            INSERT INTO tournaments (key, name, format, creator, rules, ladder, started_ms, ended_ms, standings)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+        let id = try connection.insert("""
+            INSERT INTO tournaments (key, name, format, creator, rules, ladder, started_ms, ended_ms)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
             """, binding: [
                 .text(tournament.key), .text(tournament.name), .text(tournament.format), .text(tournament.creator),
                 .text(tournament.rules.json), .text(tournament.rules.ladder), .integer(tournament.started.unixMilliseconds),
-                .integer(tournament.ended.unixMilliseconds), .text(tournament.standingsJSON),
+                .integer(tournament.ended.unixMilliseconds),
             ])
+        for row in tournament.standings {
+            try connection.run("""
+                INSERT INTO tournament_standings (tournament_id, rank, name, score_quarters, games, buchholz_quarters,
+                                                  sonneborn_berger_quarters, streak, active)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+                """, binding: [
+                    .integer(id), .int(row.rank), .text(row.name), .int(row.score.quarters), .int(row.games),
+                    .optionalInt(row.buchholz?.quarters), .optionalInt(row.sonnebornBerger?.quarters), .int(row.streak),
+                    .bool(row.active),
+                ])
+        }
     }
 
     /// Inserts one game with its players, and moves its ladder when it is rated.

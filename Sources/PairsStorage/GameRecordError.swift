@@ -21,6 +21,10 @@ public enum GameRecordError: Error, Sendable, Hashable, CustomStringConvertible 
     case moveOutOfOrder(index: Int)
     /// The game ended before it started.
     case endedBeforeStarted
+    /// A tournament's standings have more than `TournamentRecord.maxStandings` rows.
+    case tooManyStandings(Int)
+    /// A tournament's standings name someone twice.
+    case standingsRepeatAName
     /// A text is empty, or longer than its limit in UTF-8 bytes.
     case textLength(RecordText, bytes: Int)
 
@@ -35,6 +39,8 @@ public enum GameRecordError: Error, Sendable, Hashable, CustomStringConvertible 
         case .moveOutOfRange(let index): "move \(index) names a seat or card that is not in the game"
         case .moveOutOfOrder(let index): "move \(index) comes before the one ahead of it or the start"
         case .endedBeforeStarted: "the game ended before it started"
+        case .tooManyStandings(let count): "standings have at most \(TournamentRecord.maxStandings) rows, not \(count)"
+        case .standingsRepeatAName: "the standings name a player twice"
         case .textLength(let text, let bytes):
             "the \(text) must be 1-\(text.maxBytes) bytes, not \(bytes)"
         }
@@ -43,14 +49,13 @@ public enum GameRecordError: Error, Sendable, Hashable, CustomStringConvertible 
 
 /// The texts of a game record, each with its limit.
 public enum RecordText: String, Sendable, Hashable, CustomStringConvertible {
-    case room, rules, ladder, name, face, tournament, standings
+    case room, rules, ladder, name, face, tournament
 
     /// The longest text in UTF-8 bytes. Far above what the wire lets through (a name of 256 bytes, a room
     /// of 32), so the store never refuses a game the server could play; the limits only bound a row.
     public var maxBytes: Int {
         switch self {
         case .rules: 8192
-        case .standings: TournamentRecord.maxStandingsBytes
         case .room, .ladder, .name, .face, .tournament: 1024
         }
     }

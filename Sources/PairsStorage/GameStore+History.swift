@@ -7,6 +7,9 @@ extension GameStore: StoreReading {
     public static let limitRange = 1...100
     /// How many when the caller does not say.
     public static let defaultLimit = 20
+    /// How many finished tournaments one page lists at most: each comes with its standings (up to a
+    /// thousand rows), so a page is kept smaller than a page of games.
+    public static let tournamentLimitRange = 1...20
     /// How many recent games a profile shows.
     public static let profileGames = 10
 
@@ -43,7 +46,7 @@ extension GameStore: StoreReading {
     }
 
     /// Finished tournaments, the last committed first; `before` pages back by id.
-    public func tournaments(limit: Int = GameStore.defaultLimit, before: Int64? = nil) throws(StoreError) -> [StoredTournament] {
+    public func tournaments(limit: Int = 10, before: Int64? = nil) throws(StoreError) -> [StoredTournament] {
         try findTournaments(limit: limit, before: before)
     }
 

@@ -151,8 +151,19 @@ enum PostgresSchema {
                 rules json NOT NULL,
                 ladder text NOT NULL,
                 started_ms bigint NOT NULL,
-                ended_ms bigint NOT NULL,
-                standings json NOT NULL
+                ended_ms bigint NOT NULL
+            );
+            CREATE TABLE tournament_standings (
+                tournament_id bigint NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+                rank integer NOT NULL,
+                name text NOT NULL,
+                score_quarters integer NOT NULL,
+                games integer NOT NULL,
+                buchholz_quarters integer,
+                sonneborn_berger_quarters integer,
+                streak integer NOT NULL,
+                active boolean NOT NULL,
+                PRIMARY KEY (tournament_id, name)
             );
             ALTER TABLE games ADD COLUMN tournament text;
             CREATE INDEX games_by_tournament ON games (tournament, id) WHERE tournament IS NOT NULL;

@@ -145,8 +145,8 @@ extension Schema {
         try connection.execute("CREATE INDEX names_by_skeleton ON names (skeleton)")
     }
 
-    /// Version 4: finished tournaments with their standings, and the tournament each game was played in
-    /// (NULL for the rest, so the index holds tournament games only).
+    /// Version 4: finished tournaments with their standings (scores in quarter points, exact), and the
+    /// tournament each game was played in (NULL for the rest, so the index holds tournament games only).
     fileprivate static func addTournaments(_ connection: SQLiteConnection) throws(SQLiteError) {
         try connection.execute("""
             CREATE TABLE tournaments (
@@ -158,9 +158,20 @@ extension Schema {
                 rules TEXT NOT NULL CHECK (json_valid(rules)),
                 ladder TEXT NOT NULL,
                 started_ms INTEGER NOT NULL,
-                ended_ms INTEGER NOT NULL,
-                standings TEXT NOT NULL CHECK (json_valid(standings))
+                ended_ms INTEGER NOT NULL
             ) STRICT;
+            CREATE TABLE tournament_standings (
+                tournament_id INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+                rank INTEGER NOT NULL,
+                name TEXT NOT NULL,
+                score_quarters INTEGER NOT NULL,
+                games INTEGER NOT NULL,
+                buchholz_quarters INTEGER,
+                sonneborn_berger_quarters INTEGER,
+                streak INTEGER NOT NULL,
+                active INTEGER NOT NULL CHECK (active IN (0, 1)),
+                PRIMARY KEY (tournament_id, name)
+            ) STRICT, WITHOUT ROWID;
             ALTER TABLE games ADD COLUMN tournament TEXT;
             CREATE INDEX games_by_tournament ON games (tournament, id) WHERE tournament IS NOT NULL;
             """)

@@ -136,32 +136,53 @@ extension StoreReading {
 }
 
 extension StoreReading {
-    /// Finished tournaments, the last committed first; `before` pages back by `StoredTournament.id`.
+    /// Finished tournaments, the last committed first, each with its standings; `before` pages back by
+    /// `StoredTournament.id`.
     func findTournaments(limit: Int, before: Int64?) throws(StoreError) -> [StoredTournament] {
-        guard GameStore.limitRange.contains(limit) else { throw .limitOutOfRange(limit) }
+        guard GameStore.tournamentLimitRange.contains(limit) else { throw .limitOutOfRange(limit) }
         return try read { connection throws(Connection.Failure) in
             try connection.rows(
                 "SELECT \(tournamentColumns) FROM tournaments WHERE id < ?1 ORDER BY id DESC LIMIT ?2",
-                binding: [.integer(before ?? .max), .int(limit)], storedTournament)
+                binding: [.integer(before ?? .max), .int(limit)], { storedTournament($0) }
+            ).map { tournament throws(Connection.Failure) in try withStandings(tournament, on: connection) }
         }
     }
 
-    /// The finished tournament whose key is `key`, or nil.
+    /// The finished tournament whose key is `key`, with its standings, or nil.
     func findTournament(key: String) throws(StoreError) -> StoredTournament? {
         try read { connection throws(Connection.Failure) in
-            try connection.rows("SELECT \(tournamentColumns) FROM tournaments WHERE key = ?1", binding: [.text(key)], storedTournament)
-        }.first
+            try connection.rows("SELECT \(tournamentColumns) FROM tournaments WHERE key = ?1", binding: [.text(key)], { storedTournament($0) })
+                .first.map { tournament throws(Connection.Failure) in try withStandings(tournament, on: connection) }
+        }
     }
 }
 
-private let tournamentColumns = "id, key, name, format, creator, rules, ladder, started_ms, ended_ms, standings"
+private let tournamentColumns = "id, key, name, format, creator, rules, ladder, started_ms, ended_ms"
 
 private func storedTournament(_ row: some SQLRow) -> StoredTournament {
     StoredTournament(id: row.int64(at: 0), record: TournamentRecord(
         key: row.text(at: 1), name: row.text(at: 2), format: row.text(at: 3), creator: row.text(at: 4),
         rules: StoredRules(json: row.text(at: 5), ladder: row.text(at: 6)),
         started: WallClockTime(unixMilliseconds: row.int64(at: 7)), ended: WallClockTime(unixMilliseconds: row.int64(at: 8)),
-        standingsJSON: row.text(at: 9)))
+        standings: []))
+}
+
+/// `tournament` with its standings read, best first.
+private func withStandings<Connection: SQLConnection>(
+    _ tournament: StoredTournament, on connection: Connection
+) throws(Connection.Failure) -> StoredTournament {
+    var tournament = tournament
+    tournament.record.standings = try connection.rows("""
+        SELECT rank, name, score_quarters, games, buchholz_quarters, sonneborn_berger_quarters, streak, active
+        FROM tournament_standings WHERE tournament_id = ?1 ORDER BY rank, name\(Connection.dialect.byteOrder)
+        """, binding: [.integer(tournament.id)]) { row in
+        TournamentStanding(
+            rank: row.int(at: 0), name: row.text(at: 1), score: QuarterPoints(quarters: row.int(at: 2)), games: row.int(at: 3),
+            buchholz: row.optionalInt(at: 4).map { QuarterPoints(quarters: $0) },
+            sonnebornBerger: row.optionalInt(at: 5).map { QuarterPoints(quarters: $0) },
+            streak: row.int(at: 6), active: row.bool(at: 7))
+    }
+    return tournament
 }
 
 private let ratingColumns = "ladder, name, rating, deviation, games, wins, losses, draws"

@@ -1,8 +1,8 @@
-/// A finished tournament as the store keeps it: who ran it, by what rules, and its final standings. Its games
-/// are in history, each naming it by `key` (`GameSummary.tournament`).
-///
-/// Like the rules, the standings are the caller's JSON, kept as given: the store ranks no one and needs no
-/// schema change when a tie-break is added.
+import PairsRecords
+
+/// A finished tournament as the store keeps it: who ran it, by what rules, and its final standings (one row
+/// each, as the director ranked them: the store ranks no one). Its games are in history, each naming it by
+/// `key` (`GameSummary.tournament`).
 public struct TournamentRecord: Sendable, Hashable {
     /// The caller's name for this tournament, unique over time (a tournament's name is unique only while it
     /// runs: a weekly cup reuses it): what its games carry and what history filters by.
@@ -18,11 +18,11 @@ public struct TournamentRecord: Sendable, Hashable {
     /// When it started and ended, on the wall clock.
     public var started: WallClockTime
     public var ended: WallClockTime
-    /// The final standings, as the caller writes them: a JSON array, best first.
-    public var standingsJSON: String
+    /// The final standings, best first.
+    public var standings: [TournamentStanding]
 
     public init(key: String, name: String, format: String, creator: String, rules: StoredRules,
-                started: WallClockTime, ended: WallClockTime, standingsJSON: String) {
+                started: WallClockTime, ended: WallClockTime, standings: [TournamentStanding]) {
         self.key = key
         self.name = name
         self.format = format
@@ -30,21 +30,24 @@ public struct TournamentRecord: Sendable, Hashable {
         self.rules = rules
         self.started = started
         self.ended = ended
-        self.standingsJSON = standingsJSON
+        self.standings = standings
     }
 
-    /// The most bytes of standings kept: a tournament's 1,024 entrants at about a hundred bytes a row, with
-    /// room; a row of the database stays bounded whatever a caller sends.
-    public static let maxStandingsBytes = 512 * 1024
+    /// The most standings rows kept: four times the 1,024 entrants a tournament takes, so the store never
+    /// refuses one the server ran, and a record stays bounded whatever a caller sends.
+    public static let maxStandings = 4096
 
     /// Fails when the record contradicts itself or a text is out of its bounds (checked before it is queued).
     public func validate() throws(GameRecordError) {
         guard started <= ended else { throw .endedBeforeStarted }
-        for (text, kind) in [(key, RecordText.tournament), (name, .tournament), (format, .tournament), (creator, .name),
-                             (rules.json, .rules), (rules.ladder, .ladder), (standingsJSON, .standings)] {
+        guard standings.count <= Self.maxStandings else { throw .tooManyStandings(standings.count) }
+        let texts = [(key, RecordText.tournament), (name, .tournament), (format, .tournament), (creator, .name),
+                     (rules.json, .rules), (rules.ladder, .ladder)] + standings.map { ($0.name, RecordText.name) }
+        for (text, kind) in texts {
             let bytes = text.utf8.count
             guard (1...kind.maxBytes).contains(bytes) else { throw .textLength(kind, bytes: bytes) }
         }
+        guard Set(standings.map(\.name)).count == standings.count else { throw .standingsRepeatAName }
     }
 }
 

@@ -8,7 +8,13 @@ private func sampleTournament(key: String = "cup#1", name: String = "cup", ended
     TournamentRecord(
         key: key, name: name, format: "swiss", creator: "host", rules: classicRules,
         started: WallClockTime(unixMilliseconds: sampleStart), ended: WallClockTime(unixMilliseconds: ended),
-        standingsJSON: #"[{"rank":1,"name":"alice","score":1},{"rank":2,"name":"bob","score":0}]"#)
+        standings: [
+            TournamentStanding(rank: 1, name: "alice", score: QuarterPoints(halves: 5), games: 3, buchholz: QuarterPoints(quarters: 25),
+                               sonnebornBerger: QuarterPoints(quarters: 1)),
+            TournamentStanding(rank: 2, name: "bob", score: QuarterPoints(points: 0), games: 3, buchholz: QuarterPoints(points: 0),
+                               sonnebornBerger: QuarterPoints(points: 0), streak: 0, active: false),
+            TournamentStanding(rank: 3, name: "Ω ♠ 🂡", score: QuarterPoints(points: 14), games: 7, streak: 3),
+        ])
 }
 
 /// A game of the tournament `key` (or of none).
@@ -30,6 +36,7 @@ struct TournamentStoreTests {
 
         let found = try #require(try fixture.store.tournament(key: "cup#1"))
         #expect(found.record == tournament)
+        #expect(found.record.standings.map(\.score.description) == ["2.5", "0", "14"])
         #expect(try fixture.store.tournament(key: "cup#2") == nil)
         #expect(try fixture.store.tournaments(limit: 10, before: nil).map(\.record) == [tournament])
         let games = try fixture.store.history(limit: 10)
@@ -99,15 +106,22 @@ struct TournamentStoreTests {
         let rest = try fixture.store.tournaments(limit: 10, before: first.last?.id)
         #expect(rest.map(\.record.name) == ["t3", "t2", "t1"])
         #expect(throws: StoreError.limitOutOfRange(0)) { try fixture.store.tournaments(limit: 0, before: nil) }
+        #expect(throws: StoreError.limitOutOfRange(21)) { try fixture.store.tournaments(limit: 21, before: nil) }
     }
 
-    @Test("standings one byte over their limit, an empty key or an end before the start are refused before they are queued")
+    @Test("standings one row over their limit or naming a player twice, an empty key or an end before the start are refused before they are queued")
     func recordsThatContradictThemselvesAreRefused() throws {
         var tournament = sampleTournament()
-        tournament.standingsJSON = "[" + String(repeating: " ", count: TournamentRecord.maxStandingsBytes - 2) + "]"
+        tournament.standings = (1...TournamentRecord.maxStandings).map {
+            TournamentStanding(rank: $0, name: "p\($0)", score: QuarterPoints(points: 0), games: 0)
+        }
         #expect(throws: Never.self) { try tournament.validate() }
-        tournament.standingsJSON += " "
-        #expect(throws: GameRecordError.textLength(.standings, bytes: TournamentRecord.maxStandingsBytes + 1)) { try tournament.validate() }
+        tournament.standings.append(TournamentStanding(rank: 0, name: "one more", score: QuarterPoints(points: 0), games: 0))
+        #expect(throws: GameRecordError.tooManyStandings(TournamentRecord.maxStandings + 1)) { try tournament.validate() }
+
+        var twice = sampleTournament()
+        twice.standings[1].name = "alice"
+        #expect(throws: GameRecordError.standingsRepeatAName) { try twice.validate() }
 
         var unnamed = sampleTournament()
         unnamed.key = ""
