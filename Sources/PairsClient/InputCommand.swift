@@ -19,6 +19,8 @@ public enum InputCommand: Sendable, Hashable {
     case top
     /// A name's ratings, totals and last games.
     case profile(name: String)
+    /// A tournament request, typed as in netcat (`/tournament join cup`).
+    case tournament(TournamentRequest)
 
     /// What `/help` shows, one line per command.
     public static let helpLines: [String] = [
@@ -34,6 +36,8 @@ public enum InputCommand: Sendable, Hashable {
         "/history [NAME]  the last finished games, all or NAME's",
         "/top             the best players of the game played here",
         "/profile NAME    NAME's ratings, totals and last games",
+        "/tournament join|watch|leave|start NAME, /tournament list: tournaments (/t for short)",
+        "/tournament create NAME swiss [rounds R] [players N] | arena minutes M [players N]",
         "/quit            leave and exit (Ctrl-C or Ctrl-D too; asks first during a game)",
     ]
 
@@ -81,6 +85,16 @@ public enum InputCommand: Sendable, Hashable {
         case "profile":
             guard let name = TextCleaner.cleanName(String(rest)) else { throw .missingName(command: "profile") }
             return .profile(name: name)
+        case "tournament", "t":
+            // The words are the text protocol's: one parser for netcat and pairs play.
+            do throws(RequestError) {
+                guard case .tournament(let request)? = try TextCommand.parse("tournament " + rest)?.message else {
+                    throw RequestError(.badField, "usage: /tournament join NAME")
+                }
+                return .tournament(request)
+            } catch {
+                throw .badTournament(error.message)
+            }
         default:
             throw .unknown(TextCleaner.cleanName(String(word)) ?? "?")
         }
@@ -95,6 +109,8 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
     case badRoom(String)
     case unexpectedArgument(command: String)
     case missingName(command: String)
+    /// A /tournament line the text protocol refuses, with its words.
+    case badTournament(String)
 
     public var description: String {
         switch self {
@@ -104,6 +120,7 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
         case .badRoom: "a room name is 1-\(RoomName.maxLength) letters, digits, - or _"
         case .unexpectedArgument(let command): "/\(command) takes nothing after it"
         case .missingName(let command): "/\(command) needs a name: /\(command) NAME"
+        case .badTournament(let message): message
         }
     }
 }

@@ -346,6 +346,15 @@ public final class PlayController: @unchecked Sendable {
             send(.leaderboard(LeaderboardQuery(rules: model.rules.map(RuleChoices.init), limit: Self.answerLimit)))
         case .profile(let name):
             send(.profile(name: name))
+        case .tournament(let request):
+            // Entering and watching start from no room (the server says so too); the server then moves an
+            // entrant between its games' rooms itself.
+            switch request {
+            case .join, .watch:
+                guard model.room == nil else { return model.show(["leave this room first: /leave"], isError: true) }
+            case .create, .leave, .start, .list: break
+            }
+            send(.tournament(request))
         case .help, .quit:
             break
         }

@@ -71,6 +71,12 @@ public struct PlayModel: Sendable {
     private var roomQuestions: [RequestID: LobbyWords.RoomQuestion] = [:]
     /// The answer to /history, /top or /profile being put together from its lines.
     var pendingAnswer = LongAnswer()
+    /// The player's name, as the server's welcome says it.
+    public private(set) var me: String?
+    /// The tournament the player entered or watches, once its first message came.
+    public internal(set) var tournament: FollowedTournament?
+    /// A `tournament` message being put together from its lines.
+    var tournamentLines = LongAnswer()
 
     public init(endpoint: ServerEndpoint, askedRules: RuleChoices = RuleChoices()) {
         self.endpoint = endpoint
@@ -123,6 +129,7 @@ public struct PlayModel: Sendable {
         switch event {
         case .ready(let welcome):
             server = welcome.server
+            me = welcome.name
             link = .connected
             return record([TranscriptLine(.connection, "connected to \(endpoint) (\(welcome.server))")])
         case .message(let message):
@@ -210,7 +217,11 @@ public struct PlayModel: Sendable {
             return answer(LobbyWords.statistics(statistics))
         case .history, .replay, .replayMoves, .leaderboard, .profile:
             return record(takeAnswerLine(message))
-        case .welcome, .pong, .help, .tournament, .tournaments, .redirect:
+        case .tournament(let part):
+            return record(takeTournamentLine(part, at: now))
+        case .tournaments:
+            return record(takeAnswerLine(message))
+        case .welcome, .pong, .help, .redirect:
             return []
         }
     }

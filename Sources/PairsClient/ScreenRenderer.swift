@@ -66,13 +66,16 @@ public struct ScreenRenderer: Sendable {
     /// footer always; then the answer to what the player typed, the last two events, blank lines between the
     /// parts, the chat, and everything left to the event log, so a taller terminal shows more of the game.
     public func render(_ model: PlayModel, at now: Moment) -> [String] {
-        let header = [self.header(model)]
+        let header = [self.header(model, now: now)]
         var middle: [String]
         if let state = model.state {
             middle = [players(state, model: model), status(state, model: model, now: now)]
             middle += board(state, columns: lineWidth)
         } else {
             middle = [fitted(lobbyStatus(model))]
+            if let tournament = model.tournament {
+                middle += tournamentLines(tournament, model: model, now: now)
+            }
         }
         let footer = [fitted(labels?.hint ?? FooterHint.line(for: model, columns: lineWidth), .dim)]
         let notice = noticeLines(model)
@@ -128,9 +131,12 @@ public struct ScreenRenderer: Sendable {
 
     /// "Pairs · room kitchen · game 2 · …": the parts that matter most when the width runs short (where
     /// the player is, and a connection in trouble) stay; the rules and "connected to" go first.
-    private func header(_ model: PlayModel) -> String {
+    private func header(_ model: PlayModel, now: Moment) -> String {
         var parts: [(text: String, isOptional: Bool)] = [(style.paint("Pairs", .bold), false)]
         if let room = model.room { parts.append(("room \(room)", false)) }
+        if let tournament = model.tournament, let room = model.room, tournament.isPlayed(in: room) || room.hasPrefix(tournament.view.name + "-") {
+            parts.append((tournament.label(at: now), false))
+        }
         if let state = model.state, state.game > 0 { parts.append(("game \(state.game)", false)) }
         if let rules = model.rules, !RuleWords.summary(of: rules.variant).isEmpty {
             parts.append((RuleWords.summary(of: rules.variant), true))
@@ -164,12 +170,38 @@ public struct ScreenRenderer: Sendable {
         return fitted(kept.map(\.text).joined(separator: " · "))
     }
 
+    /// The screen between a tournament's games: what the player waits for (their next game, the next round,
+    /// the end), then the standings and the games under way, as many rows as leave the events a few lines.
+    private func tournamentLines(_ tournament: FollowedTournament, model: PlayModel, now: Moment) -> [String] {
+        var lines = [fitted(tournament.waitingLine(for: model.me, at: now), .bold)]
+        var report = TournamentReport.lines(tournament.view)
+        let room = max(Self.minimumTournamentLines, pictureHeight - Self.rowsKeptBesideTournament)
+        if report.count > room {
+            let hidden = report.count - (room - 1)
+            report = Array(report.prefix(room - 1)) + ["… \(hidden) more line\(hidden == 1 ? "" : "s"): /tournament watch \(tournament.view.name) in a taller terminal"]
+        }
+        lines += report.map { fitted($0) }
+        return lines
+    }
+
+    /// The fewest lines of a tournament's standings shown between games, however short the terminal.
+    static let minimumTournamentLines = 4
+    /// The lines left to the header, the lobby's status, the events and the footer beside a tournament's standings.
+    static let rowsKeptBesideTournament = 10
+
     private func lobbyStatus(_ model: PlayModel) -> String {
         switch model.link {
         case .connecting: "connecting…"
         case .reconnecting: "waiting for the connection to come back…"
         case .closed: "not connected"
-        case .connected: model.room == nil ? "in the lobby: type /join [ROOM] to play, or /watch ROOM" : "joining…"
+        case .connected:
+            if model.room != nil { "joining…" }
+            else if let tournament = model.tournament, tournament.view.standings.contains(where: { $0.name == model.me }) {
+                "between games of \(tournament.view.name): the server seats you when your next game is made"
+            } else if let tournament = model.tournament {
+                "following \(tournament.view.name): /watch ROOM to see one of its games, /join [ROOM] to play"
+            }
+            else { "in the lobby: type /join [ROOM] to play, or /watch ROOM" }
         }
     }
 
