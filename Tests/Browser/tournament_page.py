@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""Runs a Swiss of four through the browser page in headless Chromium, driven by Selenium.
+"""Runs tournaments through the browser page in headless Chromium, driven by Selenium.
 
 Run by Tests/PairsClientTests/BrowserTournamentTests.swift against a real `pairs serve` (--data none, a small
-board). A phone (390x844, touch) makes a Swiss of two rounds that starts by itself at four players, with a
+board), in one of two scenarios; in both, a raw TCP connection watching the tournament is the truth the
+pages' standings are checked against.
+
+swiss: a phone (390x844, touch) makes a Swiss of two rounds that starts by itself at four players, with a
 player name that is markup (it must show as text), and enters it from the lobby's form; three `pairs bot
 --tournament NAME` processes, started here, fill it. A raw TCP connection watches the tournament with
 `tournament_watch` and keeps every `tournament` message (its lines put together), the truth the pages are
@@ -16,6 +19,11 @@ both pages must come to equal the watcher's latest `tournament` message (every r
 Buchholz and Sonneborn-Berger). At the end all three bots must have exited 0 after two games each, and both
 pages show the final standings.
 
+arena: the phone makes an arena of --minutes that it does not play in and that waits for its Start; the
+list shows it; Start with nobody in it and a second arena of the same name are refused in words; two bots
+enter, the phone starts it, its clock counts down, and at the end the standings (score, games, streak) are
+the watcher's and both bots exit 0.
+
 Screenshots go to OUT: the tournament at phone size, the game screen with its tournament line, and the
 projector layout. Prints one line per check passed and "passed" at the end; exits 1 with the reason on the
 first failure, and never waits longer than --seconds in all.
@@ -24,6 +32,7 @@ first failure, and never waits longer than --seconds in all.
 import argparse
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -143,11 +152,16 @@ def same_standings(shown, message):
     """Whether the page's standings rows say what the message's standings say, row for row."""
     if message is None or len(shown["rows"]) != len(message["standings"]):
         return False
+    swiss = message["format"] == "swiss"
     for row, standing in zip(shown["rows"], message["standings"]):
         cells = row["cells"]
-        want = [standing["rank"], standing["score"], standing["games"], standing.get("buchholz"), standing.get("sonneborn_berger")]
-        got = [cells[0], cells[2], cells[3], cells[4], cells[5]] if len(cells) == 6 else None
-        if got is None or row["name"] != standing["name"] or row["active"] != standing["active"]:
+        if swiss:
+            want = [standing["rank"], standing["score"], standing["games"], standing.get("buchholz"), standing.get("sonneborn_berger")]
+            got = [cells[0], cells[2], cells[3], cells[4], cells[5]] if len(cells) == 6 else None
+        else:  # the streak, "3 (×2)" once it doubles
+            want = [standing["rank"], standing["score"], standing["games"], standing["streak"]]
+            got = [cells[0], cells[2], cells[3], cells[4].split(" ")[0]] if len(cells) == 5 else None
+        if got is None or row["name"] != standing["name"] or row["active"] != standing["active"] or row["inactive"] == standing["active"]:
             return False
         if any(float(g) != float(w) for g, w in zip(got, want)):
             return False
@@ -310,8 +324,90 @@ def run(args, deadline, phone, projector, bots, watchers):
     say(f"ok: the {BOTS} bots played {ROUNDS} games each and exited 0")
 
 
+def seconds_left(clock):
+    """The seconds an arena's clock says ("0:12 left"), or None."""
+    match = re.match(r"^(\d+):(\d\d) (left|of play)$", clock)
+    return int(match.group(1)) * 60 + int(match.group(2)) if match else None
+
+
+def arena(args, deadline, phone, projector, bots, watchers):
+    """The phone makes an arena it does not play in, is refused a second of the same name and a start
+    without players in words, starts it once two bots are in, and follows it to its end."""
+    base = args.url.rstrip("/")
+    name = args.tournament
+    load(phone, f"{base}/?name=host")
+    wait_tour(phone, deadline, "the lobby", lambda t: t["view"] == "lobby")
+
+    def make():
+        phone.execute_script("""
+            const set = (id, value) => { const f = document.getElementById(id); f.value = value; f.dispatchEvent(new Event("change")); };
+            document.getElementById("tour-create").open = true;
+            set("tour-format", "arena"); set("tour-name", arguments[0]); set("tour-minutes", arguments[1]);
+            document.getElementById("tour-enter").checked = false;""", name, str(args.minutes))
+        phone.find_element(By.ID, "tour-make").click()
+
+    make()
+    made = wait_tour(phone, deadline, "the arena's view", lambda t: t if t["view"] == "tournament" and t["title"] == name else None)
+    if made["head"] != ["#", "Player", "Score", "Games", "Streak"] or seconds_left(made["clock"]) != round(args.minutes * 60):
+        raise Failure(f"an open arena of {args.minutes} minutes shows the columns {made['head']} and the clock {made['clock']!r}")
+    if not phone.find_element(By.ID, "tour-start").is_displayed() or not phone.find_element(By.ID, "tour-join").is_displayed():
+        raise Failure("its maker, not in it, is not offered Start and Join")
+    say(f"ok: made the arena {name}: {made['status']!r}, clock {made['clock']!r}, columns {made['head']}")
+
+    phone.find_element(By.ID, "tour-start").click()
+    wait_tour(phone, deadline, "a start without players refused in words", lambda t: "two players at least" in t["notice"])
+    say("ok: Start with nobody in it is refused: " + tour(phone)["notice"])
+
+    phone.find_element(By.ID, "tour-lobby").click()
+    listed = wait_tour(phone, deadline, "the lobby to list the arena",
+                       lambda t: phone.find_element(By.CSS_SELECTOR, f'#tournaments li[data-tournament="{name}"]').text
+                       if t["view"] == "lobby" and phone.find_elements(By.CSS_SELECTOR, f'#tournaments li[data-tournament="{name}"]') else None)
+    if "starts when host says" not in listed or "arena" not in listed:
+        raise Failure(f"the lobby lists the arena as {listed!r}")
+    say(f"ok: the lobby lists {listed!r}")
+    make()
+    wait_tour(phone, deadline, "a second arena of the same name refused in words", lambda t: "of that name already" in t["notice"])
+    say("ok: a second tournament of the same name is refused: " + tour(phone)["notice"])
+
+    phone.find_element(By.CSS_SELECTOR, f'#tournaments li[data-tournament="{name}"] button:last-child').click()
+    wait_tour(phone, deadline, "the arena's view again, by Watch", lambda t: t["view"] == "tournament" and t["title"] == name)
+    watcher = Watcher(args.port, name)
+    watchers.append(watcher)
+    for index in range(2):
+        bots.append(subprocess.Popen([args.pairs, "bot", "--host", "127.0.0.1", "--port", str(args.port), "--tournament", name,
+                                      "--name", f"bot{index + 1}", "--think-ms", "50", "--seed", str(index + 1)],
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
+    standings_match(phone, deadline, watcher, "both bots in the standings", when=lambda m: len(m["standings"]) == 2)
+    phone.find_element(By.ID, "tour-start").click()
+    running = wait_tour(phone, deadline, "the arena running, its game shown",
+                        lambda t: t if "running" in t["status"] and t["tiles"] and seconds_left(t["clock"]) is not None else None)
+    first = seconds_left(running["clock"])
+    counted = wait_tour(phone, deadline, "the clock to count down", lambda t: t if (seconds_left(t["clock"]) or 99) < first else None)
+    say(f"ok: started; the clock went from {running['clock']!r} to {counted['clock']!r}; game {running['tiles']}")
+    screenshot(phone, args.out, "arena-390.png")
+    final = wait_tour(phone, deadline, "the arena's end, its standings the watcher's",
+                      lambda t: t if (watcher.latest() and watcher.latest()["status"] == "finished" and same_standings(t, watcher.latest())) else None,
+                      cap=args.minutes * 60 + 60)
+    games = [row["cells"][3] for row in final["rows"]]
+    if games[0] == "0":
+        raise Failure(f"the arena ended with no game played: {final['rows']}")
+    say(f"ok: the arena is over: {[row['cells'] for row in final['rows']]}, clock {final['clock']!r}")
+    screenshot(phone, args.out, "arena-final-390.png")
+    for index, bot in enumerate(bots):
+        try:
+            output, _ = bot.communicate(timeout=deadline.left(BOT_EXIT_SECONDS))
+        except subprocess.TimeoutExpired:
+            raise Failure(f"bot{index + 1} did not exit once the arena was over")
+        if bot.returncode != 0:
+            raise Failure(f"bot{index + 1} exited {bot.returncode}: {output!r}")
+    say("ok: both bots exited 0")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--scenario", choices=["swiss", "arena"], default="swiss",
+                        help="swiss: a Swiss of four, the phone in it, and a projector; arena: an arena of two bots the phone makes and watches")
+    parser.add_argument("--minutes", type=float, default=0.2, help="the arena's length (arena)")
     parser.add_argument("--url", required=True, help="the server's page, http://HOST:PORT/")
     parser.add_argument("--pairs", required=True, help="the pairs binary, for the bots")
     parser.add_argument("--tournament", default="cup", help="the tournament's name")
@@ -329,9 +425,13 @@ def main():
     bots, watchers = [], []
     try:
         phone = browser(args, PHONE, phone=True)
-        projector = browser(args, PROJECTOR, phone=False)
-        say("ok: two headless browsers")
-        run(args, deadline, phone, projector, bots, watchers)
+        if args.scenario == "arena":
+            say("ok: a headless browser")
+            arena(args, deadline, phone, projector, bots, watchers)
+        else:
+            projector = browser(args, PROJECTOR, phone=False)
+            say("ok: two headless browsers")
+            run(args, deadline, phone, projector, bots, watchers)
         say("passed")
         return 0
     except (Failure, WebDriverException) as error:

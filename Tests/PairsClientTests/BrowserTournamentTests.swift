@@ -41,3 +41,27 @@ func browserRunsASwiss() async throws {
     BrowserRun.expectScreenshots(TournamentRun.screenshots, in: output)
     for (name, _) in TournamentRun.screenshots { print("screenshot: \(output.appendingPathComponent(name).path)") }
 }
+
+@Test("""
+    an arena in headless Chromium: the phone makes one that waits for its Start and watches it, is refused a \
+    start with nobody in it and a second arena of the same name in words, starts it once two pairs bot \
+    --tournament are in, sees its clock count down, and ends on the watcher's standings with streaks
+    """,
+      Tools.needs("python3", "chromium", "chromedriver", pythonModules: ["selenium"]), .timeLimit(.minutes(3)))
+func browserRunsAnArena() async throws {
+    let output = try BrowserRun.outputDirectory(named: "browser-arena")
+    let (server, port) = try await BrowserRun.serve(["--data", "none", "--pairs", "3", "--turn-seconds", "30", "--seed", "5"])
+    defer { server.terminate() }
+    // A 12-second arena, and its last game, on a busy machine.
+    let seconds = 100
+    let driver = try Subprocess(try Tools.external("python3"), [TournamentRun.script.path, "--scenario", "arena", "--minutes", "0.2",
+                                "--url", "http://127.0.0.1:\(port)/", "--pairs", try Tools.pairs().path, "--out", output.path,
+                                "--chromium", try Tools.external("chromium").path, "--chromedriver", try Tools.external("chromedriver").path,
+                                "--seconds", String(seconds)])
+    defer { driver.terminate() }
+    let status = try await driver.waitForExit(timeout: .seconds(seconds + 20))
+    let transcript = driver.lines.joined(separator: "\n") + "\n" + driver.errorText
+    #expect(status == 0, "\(transcript)")
+    #expect(driver.lines.last == "passed", "\(transcript)")
+    BrowserRun.expectScreenshots([("arena-390.png", 390), ("arena-final-390.png", 390)], in: output)
+}
