@@ -13,7 +13,7 @@ checked against. A "projector" browser (1920x1080, `?tournament=NAME&projector`)
 the round's games, each a tile whose live score, from a socket of its own watching that room, must equal
 the phone's while it is the phone's turn.
 
-The phone is seated by the server in each of its two games (the game screen names the tournament and the
+The phone is reloaded between the rounds, and seated by the server in each of its two games (the game screen names the tournament and the
 round), plays them to the end, goes back to the tournament view, and each time a game ends the standings of
 both pages must come to equal the watcher's latest `tournament` message (every rank, name, score, game count,
 Buchholz and Sonneborn-Berger). At the end all three bots must have exited 0 after two games each, and both
@@ -297,6 +297,13 @@ def run(args, deadline, phone, projector, bots, watchers):
     phone.find_element(By.ID, "tour-projector").click()
     wait_tour(phone, deadline, "the phone's toggle back", lambda t: t["layout"] == "page")
     say("ok: the Projector button toggles the layout")
+
+    # A reload between rounds: the page enters again on its new connection, shows the standings, and is
+    # seated for round 2 all the same.
+    load(phone)
+    again = wait_tour(phone, deadline, "the reloaded page back on the tournament (or already seated for round 2)",
+                      lambda t: t if (t["view"] == "game" and t["tourLine"]) or (t["view"] == "tournament" and same_standings(t, watcher.latest())) else None)
+    say(f"ok: reloaded between rounds: back on the {again['view']} view")
 
     # Round 2: seated again by the server, then the end.
     play_my_game(phone, projector, deadline, 2, args.out)
