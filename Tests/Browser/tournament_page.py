@@ -22,7 +22,8 @@ pages show the final standings.
 arena: the phone makes an arena of --minutes that it does not play in and that waits for its Start; the
 list shows it; Start with nobody in it and a second arena of the same name are refused in words; two bots
 enter, the phone starts it, its clock counts down, and at the end the standings (score, games, streak) are
-the watcher's and both bots exit 0.
+the watcher's and both bots exit 0. Before that, the phone watches a tournament that 48 raw connections
+entered, whose messages come in several lines: its standings must be the watcher's.
 
 Screenshots go to OUT: the tournament at phone size, the game screen with its tournament line, and the
 projector layout. Prints one line per check passed and "passed" at the end; exits 1 with the reason on the
@@ -50,6 +51,7 @@ PHONE = (390, 844)
 PROJECTOR = (1920, 1080)
 ROUNDS = 2
 BOTS = 3
+BIG_ENTRANTS = 48  # enough for a tournament message longer than a line (4096 bytes)
 BOT_EXIT_SECONDS = 20  # how long the bots may take to exit once the tournament is over
 
 # The tournament view as a page shows it, read in one script call.
@@ -108,6 +110,7 @@ class Watcher:
         self.lock = threading.Lock()
         self.messages = []
         self.errors = []
+        self.lines = 0  # the most lines one message came in
         # It speaks first: the server waits for a connection from an address that has loaded the page to say
         # which protocol it speaks (protocol.md, "Which protocol a connection speaks").
         self.sock.sendall((json.dumps({"type": "tournament_watch", "tournament": name, "id": "w"}) + "\n").encode())
@@ -125,14 +128,16 @@ class Watcher:
             if message.get("type") != "tournament":
                 continue
             if part is None:
-                part = message
+                part, lines = message, 1
             else:
                 part["standings"] += message.get("standings", [])
                 part["pairings"] += message.get("pairings", [])
+                lines += 1
             if message.get("more"):
                 continue
             with self.lock:
                 self.messages.append(part)
+                self.lines = max(self.lines, lines)
             part = None
 
     def latest(self):
@@ -353,6 +358,27 @@ def arena(args, deadline, phone, projector, bots, watchers):
             document.getElementById("tour-enter").checked = false;""", name, str(args.minutes))
         phone.find_element(By.ID, "tour-make").click()
 
+    # A tournament of many entrants, sent in several lines: the page puts them together.
+    big = f"{name}-big"
+    many = []
+    watchers.append(many)
+    for index in range(BIG_ENTRANTS):
+        entrant = socket.create_connection(("127.0.0.1", args.port), timeout=10)
+        many.append(entrant)
+        entrant.sendall((json.dumps({"type": "hello", "name": f"entrant-long-name-{index:02}"}) + "\n").encode())  # 24 characters at most
+        if index == 0:
+            entrant.sendall((json.dumps({"type": "tournament_create", "name": big, "format": "swiss"}) + "\n").encode())
+        entrant.sendall((json.dumps({"type": "tournament_join", "tournament": big}) + "\n").encode())
+    watcher = Watcher(args.port, big)
+    watchers.append(watcher)
+    load(phone, f"{base}/?tournament={big}")
+    shown, message = standings_match(phone, deadline, watcher, f"the {BIG_ENTRANTS} entrants of {big}",
+                                     when=lambda m: len(m["standings"]) == BIG_ENTRANTS)
+    if watcher.lines < 2:
+        raise Failure(f"the standings of {BIG_ENTRANTS} entrants came in one line: no long message was put together")
+    say(f"ok: the page put together {big}'s standings of {len(shown['rows'])} rows, sent in {watcher.lines} lines")
+    phone.find_element(By.ID, "tour-lobby").click()
+
     make()
     made = wait_tour(phone, deadline, "the arena's view", lambda t: t if t["view"] == "tournament" and t["title"] == name else None)
     if made["head"] != ["#", "Player", "Score", "Games", "Streak"] or seconds_left(made["clock"]) != round(args.minutes * 60):
@@ -462,7 +488,8 @@ def main():
                 bot.terminate()
                 bot.wait()
         for watcher in watchers:
-            watcher.close()
+            for connection in (watcher if isinstance(watcher, list) else [watcher]):
+                connection.close()
 
 
 if __name__ == "__main__":
