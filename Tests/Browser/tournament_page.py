@@ -25,9 +25,9 @@ enter, the phone starts it, its clock counts down, and at the end the standings 
 the watcher's and both bots exit 0. Before that, the phone watches a tournament that 48 raw connections
 entered, whose messages come in several lines: its standings must be the watcher's.
 
-Screenshots go to OUT: the tournament at phone size, the game screen with its tournament line, and the
-projector layout. Prints one line per check passed and "passed" at the end; exits 1 with the reason on the
-first failure, and never waits longer than --seconds in all.
+Screenshots go to OUT: the lobby's form and the tournament at phone size, the game screen with its
+tournament line, the projector layout, and the arena. Prints one line per check passed and "passed" at
+the end; exits 1 with the reason on the first failure, and never waits longer than --seconds in all.
 """
 
 import argparse
@@ -238,6 +238,7 @@ def run(args, deadline, phone, projector, bots, watchers):
     phone.find_element(By.ID, "tour-name").send_keys(cup)
     phone.find_element(By.ID, "tour-rounds").send_keys(str(ROUNDS))
     phone.find_element(By.ID, "tour-players").send_keys(str(BOTS + 1))
+    screenshot(phone, args.out, "tournament-lobby-390.png")
     phone.find_element(By.ID, "tour-make").click()
     made = wait_tour(phone, deadline, "the tournament view with the phone entered",
                      lambda t: t if t["view"] == "tournament" and t["title"] == cup and len(t["rows"]) == 1 else None)

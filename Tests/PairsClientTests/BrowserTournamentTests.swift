@@ -12,7 +12,7 @@ private enum TournamentRun {
     static let driverSeconds = 170
 
     /// The screenshots the driver must write, and how wide each is in CSS pixels.
-    static let screenshots: [(name: String, width: Int)] = [("tournament-390.png", 390), ("tournament-game-390.png", 390),
+    static let screenshots: [(name: String, width: Int)] = [("tournament-lobby-390.png", 390), ("tournament-390.png", 390), ("tournament-game-390.png", 390),
         ("tournament-final-390.png", 390), ("projector-1920.png", 1920), ("projector-final-1920.png", 1920)]
 }
 
