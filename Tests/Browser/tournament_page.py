@@ -21,7 +21,7 @@ pages show the final standings.
 
 arena: the phone makes an arena of --minutes that it does not play in and that waits for its Start; the
 list shows it; Start with nobody in it and a second arena of the same name are refused in words; two bots
-enter, the phone starts it, its clock counts down, and at the end the standings (score, games, streak) are
+and a raw connection enter, the phone starts it, its clock counts down, the raw entrant pauses (greyed), and at the end the standings (score, games, streak) are
 the watcher's and both bots exit 0. Before that, the phone watches a tournament that 48 raw connections
 entered, whose messages come in several lines: its standings must be the watcher's.
 
@@ -411,11 +411,24 @@ def arena(args, deadline, phone, projector, bots, watchers):
         bots.append(subprocess.Popen([args.pairs, "bot", "--host", "127.0.0.1", "--port", str(args.port), "--tournament", name,
                                       "--name", f"bot{index + 1}", "--think-ms", "50", "--seed", str(index + 1)],
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
-    standings_match(phone, deadline, watcher, "both bots in the standings", when=lambda m: len(m["standings"]) == 2)
+    # A third entrant, on a raw connection, who pauses once it has started.
+    sleeper = socket.create_connection(("127.0.0.1", args.port), timeout=10)
+    many.append(sleeper)
+    sleeper.sendall((json.dumps({"type": "hello", "name": "sleeper"}) + "\n"
+                     + json.dumps({"type": "tournament_join", "tournament": name}) + "\n").encode())
+    standings_match(phone, deadline, watcher, "both bots and the sleeper in the standings", when=lambda m: len(m["standings"]) == 3)
     phone.find_element(By.ID, "tour-start").click()
     running = wait_tour(phone, deadline, "the arena running, its game shown",
                         lambda t: t if "running" in t["status"] and t["tiles"] and seconds_left(t["clock"]) is not None else None)
     first = seconds_left(running["clock"])
+    sleeper.sendall((json.dumps({"type": "tournament_leave", "tournament": name}) + "\n").encode())
+    paused, _ = standings_match(phone, deadline, watcher, "the sleeper paused, greyed",
+                                when=lambda m: any(s["name"] == "sleeper" and not s["active"] for s in m["standings"]))
+    row = next(r for r in paused["rows"] if r["name"] == "sleeper")
+    grey = phone.execute_script("""return getComputedStyle(document.querySelector('#standings tr[data-name="sleeper"] td')).opacity""")
+    if not row["inactive"] or "paused" not in row["cells"][1] or float(grey) >= 1:
+        raise Failure(f"the paused player's row is {row}, opacity {grey}")
+    say(f"ok: the paused player's row is greyed: {row['cells']}")
     counted = wait_tour(phone, deadline, "the clock to count down", lambda t: t if (seconds_left(t["clock"]) or 99) < first else None)
     say(f"ok: started; the clock went from {running['clock']!r} to {counted['clock']!r}; game {running['tiles']}")
     screenshot(phone, args.out, "arena-390.png")

@@ -45,7 +45,8 @@ func browserRunsASwiss() async throws {
 @Test("""
     an arena in headless Chromium: the phone makes one that waits for its Start and watches it, is refused a \
     start with nobody in it and a second arena of the same name in words, starts it once two pairs bot \
-    --tournament are in, sees its clock count down, and ends on the watcher's standings with streaks
+    --tournament and a raw entrant are in, sees its clock count down and the raw entrant paused and greyed, and \
+    ends on the watcher's standings with streaks; first, a tournament of 48 entrants sent in two lines is shown whole
     """,
       Tools.needs("python3", "chromium", "chromedriver", pythonModules: ["selenium"]), .timeLimit(.minutes(3)))
 func browserRunsAnArena() async throws {
