@@ -19,8 +19,8 @@ both pages must come to equal the watcher's latest `tournament` message (every r
 Buchholz and Sonneborn-Berger). At the end all three bots must have exited 0 after two games each, and both
 pages show the final standings.
 
-arena: the phone makes an arena of --minutes that it does not play in and that waits for its Start; the
-list shows it; Start with nobody in it and a second arena of the same name are refused in words; two bots
+arena: the phone makes an arena of --minutes that it does not play in and that waits for its Start, and
+turns the projector layout on and off with its button; the list shows the arena; Start with nobody in it and a second arena of the same name are refused in words; two bots
 and a raw connection enter, the phone starts it, its clock counts down, the raw entrant pauses (greyed), and at the end the standings (score, games, streak) are
 the watcher's and both bots exit 0. Before that, the phone watches a tournament that 48 raw connections
 entered, whose messages come in several lines: its standings must be the watcher's.
@@ -297,14 +297,7 @@ def run(args, deadline, phone, projector, bots, watchers):
     if after_one["scrollWidth"] > after_one["width"]:
         raise Failure(f"the tournament view is {after_one['scrollWidth']} px wide on a {after_one['width']} px phone")
 
-    # The layout toggle: the phone's button turns the projector layout on and off.
-    phone.find_element(By.ID, "tour-projector").click()
-    wait_tour(phone, deadline, "the phone's toggle to the projector layout", lambda t: t["layout"] == "projector")
-    phone.find_element(By.ID, "tour-projector").click()
-    wait_tour(phone, deadline, "the phone's toggle back", lambda t: t["layout"] == "page")
-    say("ok: the Projector button toggles the layout")
-
-    # A reload between rounds: the page enters again on its new connection, shows the standings, and is
+    # A reload between rounds (or as the next begins): the page enters again on its new connection, shows the standings, and is
     # seated for round 2 all the same.
     load(phone)
     again = wait_tour(phone, deadline, "the reloaded page back on the tournament (or already seated for round 2)",
@@ -387,6 +380,13 @@ def arena(args, deadline, phone, projector, bots, watchers):
     if not phone.find_element(By.ID, "tour-start").is_displayed() or not phone.find_element(By.ID, "tour-join").is_displayed():
         raise Failure("its maker, not in it, is not offered Start and Join")
     say(f"ok: made the arena {name}: {made['status']!r}, clock {made['clock']!r}, columns {made['head']}")
+
+    # The layout toggle: the phone's button turns the projector layout on and off.
+    phone.find_element(By.ID, "tour-projector").click()
+    wait_tour(phone, deadline, "the phone's toggle to the projector layout", lambda t: t["layout"] == "projector")
+    phone.find_element(By.ID, "tour-projector").click()
+    wait_tour(phone, deadline, "the phone's toggle back", lambda t: t["layout"] == "page")
+    say("ok: the Projector button toggles the layout")
 
     phone.find_element(By.ID, "tour-start").click()
     wait_tour(phone, deadline, "a start without players refused in words", lambda t: "two players at least" in t["notice"])
