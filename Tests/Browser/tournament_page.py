@@ -13,11 +13,12 @@ checked against. A "projector" browser (1920x1080, `?tournament=NAME&projector`)
 the round's games, each a tile whose live score, from a socket of its own watching that room, must equal
 the phone's while it is the phone's turn.
 
-The phone is reloaded between the rounds, and seated by the server in each of its two games (the game screen names the tournament and the
-round), plays them to the end, goes back to the tournament view, and each time a game ends the standings of
+The phone is seated by the server in each of its two games (the game screen names the tournament and the
+round), and reloaded between them; it plays them to the end, goes back to the tournament view, and each time a game ends the standings of
 both pages must come to equal the watcher's latest `tournament` message (every rank, name, score, game count,
 Buchholz and Sonneborn-Berger). At the end all three bots must have exited 0 after two games each, and both
-pages show the final standings.
+pages show the final standings. In round 2 the projector watches the other game from its tile and goes
+back to the standings.
 
 arena: the phone makes an arena of --minutes that it does not play in and that waits for its Start, and
 turns the projector layout on and off with its button; the list shows the arena; Start with nobody in it and a second arena of the same name are refused in words; two bots
@@ -43,7 +44,7 @@ import time
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from play_page import Deadline, Failure, Player, browser, load, say, screenshot, wait_for  # noqa: E402  (exits 3 without selenium)
+from play_page import Deadline, Failure, Player, browser, load, page, say, screenshot, wait_for  # noqa: E402  (exits 3 without selenium)
 from selenium.common.exceptions import WebDriverException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
@@ -191,6 +192,23 @@ def games_played(message):
 COMPARED = []
 
 
+def watch_the_other_game(projector, deadline, mine):
+    """The projector watches the round's other game from its tile, sees the tournament on the game screen,
+    and goes back to the standings."""
+    tile = wait_tour(projector, deadline, "the projector's tile of the other game of round 2",
+                     lambda t: next((tile for tile in t["tiles"] if tile["room"] != mine), None) if "round 2" in t["clock"] else None)
+    projector.find_element(By.CSS_SELECTOR, f'#pairings li[data-room="{tile["room"]}"] button').click()
+    watching = wait_tour(projector, deadline, f"the projector watching {tile['room']}",
+                         lambda t: t if t["view"] == "game" and t["tourLine"] else None)
+    shown = page(projector)
+    back = projector.find_element(By.ID, "leave")
+    if shown["seat"] != "watching" or "round 2 of 2" not in watching["tourLine"] or back.text != "Back to the tournament":
+        raise Failure(f"watching {tile['room']} shows seat {shown['seat']}, {watching['tourLine']!r} and a button {back.text!r}")
+    back.click()
+    wait_tour(projector, deadline, "the projector back on the standings", lambda t: t["view"] == "tournament" and t["layout"] == "projector")
+    say(f"ok: the projector watched {tile['room']} from its tile ({watching['tourLine']!r}) and went back to the standings")
+
+
 def play_my_game(phone, projector, deadline, round_number, out):
     """The phone, seated by the server, plays its game of `round_number` to the end. Returns its room."""
     seated = wait_tour(phone, deadline, f"the server to seat the phone for round {round_number}",
@@ -198,6 +216,8 @@ def play_my_game(phone, projector, deadline, round_number, out):
                        cap=60)
     say(f"ok: seated by the server for round {round_number}; the game screen says {seated['tourLine']!r}")
     room = phone.execute_script("return S.room")
+    if round_number == 2:
+        watch_the_other_game(projector, deadline, room)
     player = Player(phone, deadline)
     first_turn = True
     seen = []
