@@ -4,7 +4,7 @@ import Testing
 
 /// The browser page played for real: headless Chromium, driven from Python with Selenium by
 /// `Tests/Browser/play_page.py`, against the real `pairs serve` and `pairs bot`.
-private enum BrowserRun {
+enum BrowserRun {
     /// The driver script, found from this source file.
     static let script = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent() // PairsClientTests
