@@ -1,3 +1,4 @@
+import PairsRecords
 import PairsRules
 import PairsWire
 
@@ -17,6 +18,8 @@ public struct FinishedGame: Sendable, Hashable {
     public var deal: [String]
     /// Every move, with its moment in milliseconds since `started`.
     public var moves: [ReplayMove]
+    /// The key of the tournament the game was played in (`FinishedTournament.key`), or nil.
+    public var tournament: String? = nil
 
     /// Whether the game counts for its ladder (the ratings, or a solo player's records): every seat's name
     /// was claimed, so nobody can play in someone else's name.
@@ -68,4 +71,18 @@ extension GameEnd {
         default: return nil
         }
     }
+}
+
+/// A tournament that has ended, as the store keeps it: its games were kept as each ended, under `key`.
+public struct FinishedTournament: Sendable, Hashable {
+    public var key: String
+    public var name: String
+    public var format: TournamentKind
+    public var creator: String
+    /// The rules of every game of it.
+    public var rules: RuleSet
+    /// When its first round or game began (or, never started, when it was made), and when it ended.
+    public var started: Moment
+    public var ended: Moment
+    public var standings: [TournamentStanding]
 }

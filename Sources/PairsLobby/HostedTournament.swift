@@ -8,6 +8,12 @@ import PairsWire
 final class HostedTournament {
     /// As created: its length, start and claimed-only, which the list shows.
     let creation: TournamentCreation
+    /// Its name for the store, unique over time (the name is unique only while it is held: a weekly cup
+    /// reuses it): what each of its games and its final standings are kept under.
+    let key: String
+    /// When it was made, and when it started (nil until then): the times the store keeps.
+    let createdAt: Moment
+    var startedAt: Moment?
     var director: TournamentDirector
     /// Each entrant's connection, by entrant name, while they have one here (a connection handed to
     /// another shard or closed is no longer live: `Lobby.isLive`).
@@ -27,9 +33,26 @@ final class HostedTournament {
     /// What it last filed in the directory, so unchanged listings take no lock.
     var filed: TournamentSummary?
 
-    init(creation: TournamentCreation, director: TournamentDirector) {
+    init(creation: TournamentCreation, director: TournamentDirector, key: String, at now: Moment) {
         self.creation = creation
         self.director = director
+        self.key = key
+        createdAt = now
+    }
+
+    /// A key for a tournament called `name`: the name and 32 random bits, so keys of tournaments that
+    /// shared a name (on this server or another of a cluster) differ.
+    static func newKey(for name: String, using random: inout any RandomNumberGenerator) -> String {
+        let bits = UInt32.random(in: .min ... .max, using: &random)
+        let hex = String(bits, radix: 16)
+        return "\(name)-" + String(repeating: "0", count: 8 - hex.count) + hex
+    }
+
+    /// What the store keeps of it once it has finished at `now`.
+    func finished(at now: Moment) -> FinishedTournament {
+        FinishedTournament(key: key, name: name, format: creation.length.kind, creator: director.creator,
+                           rules: director.configuration.rules, started: startedAt ?? createdAt, ended: now,
+                           standings: director.standings)
     }
 
     var name: String { creation.name }
@@ -75,6 +98,8 @@ final class HostedTournament {
 /// The tournament game a room holds: its seats are the server's to give, and its game is played once.
 struct TournamentGameRef {
     let tournament: String
+    /// The tournament's key for the store (`HostedTournament.key`).
+    let key: String
     let game: TournamentGameID
     /// The entrant in each seat (as entered: a player may rename at the table), by seat index.
     var names: [String]

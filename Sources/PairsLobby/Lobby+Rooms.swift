@@ -70,7 +70,8 @@ extension Lobby {
         var recipients: [ConnectionID] = []
         room.forEachRecipient { recipients.append($0) }
         append(.record(FinishedGame(room: room.name, rules: room.rules, players: finishedPlayers(state, of: room), outcome: outcome, end: end,
-                                    started: log.started, ended: now, deal: room.match.deal, moves: log.moves),
+                                    started: log.started, ended: now, deal: room.match.deal, moves: log.moves,
+                                    tournament: room.tournamentGame?.key),
                        holding: recipients))
     }
 

@@ -67,7 +67,8 @@ extension Lobby {
         }
         let hosting = configuration.tournaments
         let director = TournamentDirector(configuration: hosting.configuration(for: creation, rules: rules), creator: client.name)
-        let tournament = HostedTournament(creation: creation, director: director)
+        let tournament = HostedTournament(creation: creation, director: director,
+                                          key: HostedTournament.newKey(for: creation.name, using: &random), at: now)
         switch directory.shared.claimTournament(tournament.summary, on: directory.shard, address: client.address, limits: hosting) {
         case .claimed:
             break
@@ -126,8 +127,11 @@ extension Lobby {
                 startGame(pairing, rules: rules, of: tournament, at: now)
             case .roundStarted(_, _, let bye):
                 tournament.bye = bye
+                if tournament.startedAt == nil { tournament.startedAt = now }
             case .finished:
                 tournament.finishedAt = now
+                // Behind its last game's record, so a restart never finds standings without their games.
+                if configuration.keepsGames { append(.recordTournament(tournament.finished(at: now))) }
             case .standingsChanged, .withdrawn, .paused, .timeUp:
                 break
             }
@@ -149,7 +153,8 @@ extension Lobby {
         guard let room else {
             return perform((try? tournament.director.gameNeverStarted(pairing.game, at: now)) ?? [], of: tournament, at: now)
         }
-        room.tournamentGame = TournamentGameRef(tournament: tournament.name, game: pairing.game, names: pairing.seats)
+        if tournament.startedAt == nil { tournament.startedAt = now }
+        room.tournamentGame = TournamentGameRef(tournament: tournament.name, key: tournament.key, game: pairing.game, names: pairing.seats)
         tournament.rooms[pairing.game] = room
         for name in pairing.seats { seat(name, of: tournament, in: room, at: now) }
     }

@@ -25,6 +25,8 @@ public enum LobbyAction: Sendable {
     /// its last state first) waits until the game is kept, so that a client never sees a game end that a
     /// crash could then lose. The transport holds; the lobby only says whose output.
     indirect case record(FinishedGame, holding: [ConnectionID])
+    /// Keep a tournament that has just ended, behind its games (nothing waits for it).
+    indirect case recordTournament(FinishedTournament)
     /// Ask the store `query` and send its answer, as a reply to `request`, to a connection.
     indirect case query(StorageQuery, request: RequestID?, to: ConnectionID)
     /// Look a name up among the claimed ones (after a delay), and tell the lobby (`nameChecked`).

@@ -235,6 +235,8 @@ final class LoopSockets {
                 loop.log.write(entry)
             case .record(let game, let recipients):
                 loop.gateway?.keep(game, holding: recipients)
+            case .recordTournament(let tournament):
+                loop.gateway?.keep(tournament)
             case .query(let query, let request, let id):
                 loop.gateway?.answer(query, request: request, to: id)
             case .checkName(let lookup):

@@ -16,6 +16,8 @@ enum ServerEvent: Hashable {
     case http(ConnectionID, peer: String, request: LoggedRequest, status: Int)
     /// A finished game could not be handed to the store.
     case gameNotKept(room: String, error: String)
+    /// A finished tournament's standings could not be handed to the store (its games were, each on its own).
+    case tournamentNotKept(name: String, error: String)
     /// The store lost games: `failures` failures since the last such line (at most one per
     /// `StorageAlarm.intervalMilliseconds`), the games they lost, and the last one's error.
     case storageFailed(failures: Int, gamesLost: Int, error: String)
@@ -54,6 +56,7 @@ enum ServerEvent: Hashable {
         case .unwatchable: "accept_failed"
         case .http: "http"
         case .gameNotKept: "game_not_kept"
+        case .tournamentNotKept: "tournament_not_kept"
         case .storageFailed: "storage_failed"
         case .storageRecovered: "storage_recovered"
         case .summary: "summary"
@@ -86,6 +89,8 @@ enum ServerEvent: Hashable {
             }
         case .gameNotKept(let room, let error):
             [LogField("room", .text(room)), LogField("error", .text(error))]
+        case .tournamentNotKept(let name, let error):
+            [LogField("tournament", .text(name)), LogField("error", .text(error))]
         case .storageFailed(let failures, let gamesLost, let error):
             [LogField("failures", .integer(failures)), LogField("games_lost", .integer(gamesLost)), LogField("error", .text(error))]
         case .storageRecovered(let failures, let gamesLost, let seconds):

@@ -75,6 +75,21 @@ final class StoreGateway: @unchecked Sendable {
         scheduleHoldCheck(at: now)
     }
 
+    /// Hands a finished tournament to the store, behind the games already handed over (its own among them).
+    func keep(_ tournament: FinishedTournament) {
+        loop.assertOnQueue()
+        let now = loop.clock.now()
+        let wallNow = WallClock.now()
+        let record = StoredGames.record(of: tournament) { moment in
+            WallClockTime(unixMilliseconds: wallNow.unixMilliseconds - moment.milliseconds(until: now))
+        }
+        do {
+            try store.record(record)
+        } catch {
+            loop.log.write(.error, .tournamentNotKept(name: tournament.name, error: "\(error)"))
+        }
+    }
+
     /// Releases, `maxHoldMilliseconds` after they began, the holds the store has not settled by then.
     private func scheduleHoldCheck(at now: Moment) {
         guard let moment = held.checkToSchedule(at: now, maxMilliseconds: Self.maxHoldMilliseconds) else { return }

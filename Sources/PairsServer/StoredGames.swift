@@ -15,11 +15,19 @@ enum StoredGames {
             players: game.players,
             outcome: outcome(of: game.outcome, seats: game.players.count),
             ending: ending(of: game.end),
-            started: wallClock(game.started), ended: wallClock(game.ended), rated: game.isRated)
+            started: wallClock(game.started), ended: wallClock(game.ended), rated: game.isRated, tournament: game.tournament)
         let moves = game.moves.map { move in
             GameMove(milliseconds: move.milliseconds, action: action(of: move))
         }
         return GameRecord(summary: summary, deal: game.deal, moves: moves)
+    }
+
+    /// The record the store keeps of a finished `tournament`.
+    static func record(of tournament: FinishedTournament, wallClock: (Moment) -> WallClockTime) -> TournamentRecord {
+        TournamentRecord(
+            key: tournament.key, name: tournament.name, format: tournament.format.wireName, creator: tournament.creator,
+            rules: StoredRules(json: RulesJSON.text(of: tournament.rules), ladder: RulesJSON.ladder(of: tournament.rules.variant)),
+            started: wallClock(tournament.started), ended: wallClock(tournament.ended), standings: tournament.standings)
     }
 
     private static func outcome(of outcome: Outcome, seats: Int) -> GameOutcome {

@@ -45,6 +45,8 @@ final class LobbyHarness {
     private(set) var log: [LogEntry] = []
     /// Games handed over to be kept, in order.
     private(set) var records: [FinishedGame] = []
+    /// Finished tournaments handed to the store, in order.
+    private(set) var tournamentRecords: [FinishedTournament] = []
     /// Questions for the store, with the connection and request that asked.
     private(set) var queries: [(query: StorageQuery, request: RequestID?, connection: ConnectionID)] = []
     /// Names waiting for the store's word, oldest first; `answerName(_:)` gives it.
@@ -259,6 +261,8 @@ final class LobbyHarness {
             log.append(entry)
         case .record(let game, _):
             records.append(game)
+        case .recordTournament(let tournament):
+            tournamentRecords.append(tournament)
         case .query(let query, let request, let connection):
             queries.append((query, request, connection))
         case .checkName(let lookup):

@@ -16,10 +16,11 @@ struct TournamentLobbyTests {
         LobbyHarness(shards: shards) { $0.defaultRules = Self.rules }
     }
 
-    /// A connection that said hello as `name`.
+    /// A connection that said hello as `name` (a free name, when the lobby asks the store).
     private func named(_ name: String, in lobby: LobbyHarness, on shard: Int = 0) -> ConnectionID {
         let id = lobby.connect(on: shard)
         lobby.send(#"{"type":"hello","name":"\#(name)"}"#, from: id)
+        if !lobby.lookups.isEmpty { lobby.answerName(.free) }
         _ = lobby.take(id)
         return id
     }
@@ -121,6 +122,51 @@ struct TournamentLobbyTests {
         let winner = try #require(players[view.standings[0].name])
         lobby.send(#"{"type":"rematch"}"#, from: winner)
         #expect(errors(lobby.take(winner)) == [.notPlaying])
+    }
+
+    @Test("on a server that keeps games, each game of a tournament is kept under its key, and its end hands the final standings to the store behind them")
+    func finishedTournamentIsKept() throws {
+        let lobby = LobbyHarness { $0.defaultRules = Self.rules; $0.tournaments.roundBreakMilliseconds = 5_000; $0.keepsGames = true }
+        let host = named("host", in: lobby)
+        lobby.send("tournament create cup swiss players 4", from: host)
+        var players: [String: ConnectionID] = [:]
+        for name in ["ann", "bob", "cat", "dan"] {
+            players[name] = named(name, in: lobby)
+            lobby.send("tournament join cup", from: players[name]!)
+        }
+        lobby.send("tournament watch cup", from: host)
+        var view = try #require(tournaments(lobby.take(host)).last)
+        for _ in 1...2 {
+            try playRound(view, players: players, in: lobby)
+            lobby.advance(by: 5_000)
+            view = try #require(tournaments(lobby.take(host)).last)
+        }
+        #expect(view.status == .finished)
+        #expect(lobby.records.count == 4)
+        let keys = Set(lobby.records.map(\.tournament))
+        let key = try #require(keys.first ?? nil)
+        #expect(keys == [key], "every game carries the one key")
+        #expect(key.hasPrefix("cup-") && key.count == "cup-".count + 8)
+        let kept = try #require(lobby.tournamentRecords.first)
+        #expect(lobby.tournamentRecords.count == 1)
+        #expect(kept.key == key && kept.name == "cup" && kept.format == .swiss && kept.creator == "host")
+        #expect(kept.standings == view.standings)
+        #expect(kept.started <= kept.ended)
+
+        // Once it is forgotten, another tournament of the same name is kept under another key.
+        // (Everyone of the first has long been closed as idle by then: the second is played by newcomers.)
+        lobby.advance(by: TournamentHosting().keepFinishedMilliseconds)
+        let maker = named("maker", in: lobby)
+        lobby.send("tournament create cup swiss players 2", from: maker)
+        #expect(try #require(tournaments(lobby.take(maker)).last).status == .open)
+        let newcomers = ["eve": named("eve", in: lobby), "fay": named("fay", in: lobby)]
+        for id in newcomers.values { lobby.send("tournament join cup", from: id) }
+        let pairing = try #require(tournaments(lobby.take(newcomers["eve"]!)).last?.pairings.first)
+        try win(by: try #require(newcomers[pairing.players[0]]), in: lobby)
+        #expect(lobby.records.count == 5)
+        let second = try #require(lobby.records.last?.tournament ?? nil)
+        #expect(second != key && second.hasPrefix("cup-"))
+        #expect(lobby.tournamentRecords.map(\.key) == [key, second])
     }
 
     @Test("an arena pairs free players again within its pairing delay; at time up no one is paired and the game in progress counts")

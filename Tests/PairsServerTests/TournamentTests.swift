@@ -1,6 +1,8 @@
 import Foundation
+import PairsRecords
 import PairsRules
 import PairsServer
+import PairsStorage
 import PairsTestSupport
 import PairsWire
 import Testing
@@ -49,6 +51,46 @@ struct TournamentTests {
     func swissPlayedToTheEnd() throws {
         let server = try startServer { $0.lobby.tournaments.roundBreakMilliseconds = 200 }
         defer { server.stop() }
+        _ = try playSwissOfFour(on: server)
+    }
+
+    @Test("a server that keeps games keeps a finished tournament: after a restart the store has the standings every client saw, and history lists its games under its key")
+    func finishedTournamentOutlivesTheServer() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("pairs.db")
+        // The first server and its store are let go of before the file is opened again (it is locked while open).
+        let standings = try { () throws -> [TournamentStanding] in
+            let store = try GameStore(path: path) { failure in Issue.record("storage failed: \(failure)") }
+            var configuration = ServerConfiguration()
+            configuration.host = "127.0.0.1"
+            configuration.port = 0
+            configuration.logLevel = .error
+            configuration.lobby.defaultRules = RuleSet(pairs: 4, turnSeconds: 0, revealMilliseconds: 0, againOnMatch: true)
+            configuration.lobby.tournaments.roundBreakMilliseconds = 200
+            configuration.loops = testLoops
+            let server = Server(configuration: configuration, store: store)
+            try server.start()
+            let standings = try playSwissOfFour(on: server)
+            server.stop()
+            store.flush()
+            return standings
+        }()
+
+        let reopened = try GameStore(path: path)
+        let kept = try #require(try reopened.tournaments(limit: 5, before: nil).first)
+        #expect(try reopened.tournaments(limit: 5, before: nil).count == 1)
+        #expect(kept.record.name == "cup" && kept.record.format == "swiss" && kept.record.creator == "host")
+        #expect(kept.record.standings == standings)
+        #expect(kept.record.started <= kept.record.ended)
+        let games = try reopened.history(tournament: kept.record.key, limit: 10)
+        #expect(games.count == 4, "two rounds of two games")
+        #expect(Set(games.map(\.summary.room)).allSatisfy { $0.hasPrefix("cup-") })
+        #expect(try reopened.history(limit: 10).count == 4)
+    }
+
+    /// Host makes `cup` (a Swiss that starts at four) and watches it; ann, bob, cat and dan enter and play
+    /// both rounds over TCP. Returns the final standings, checked equal on every client.
+    private func playSwissOfFour(on server: Server) throws -> [TournamentStanding] {
         let host = try Follower("host", port: server.port)
         host.client.send(#"{"type":"tournament_create","name":"cup","format":"swiss","start":4,"id":1}"#)
         try host.view("the tournament made") { $0.id == .integer(1) && $0.status == .open }
@@ -83,6 +125,7 @@ struct TournamentTests {
             let view = try entrant.view("the end", where: { $0.status == .finished })
             #expect(view.standings == standings, "\(name) has the same final standings")
         }
+        return standings
     }
 
     @Test("tournament requests are refused with their typed errors over TCP, and the list shows what the server holds")
