@@ -52,7 +52,8 @@ extension Lobby {
                 guard let rules = rules(choices, for: client, id: id) else { return }
                 ladder = RulesJSON.ladder(of: rules.variant)
             }
-            append(.query(.history(name: query.name, ladder: ladder, limit: query.limit ?? StorageLimits.defaultLimit,
+            append(.query(.history(name: query.name, ladder: ladder, tournament: query.tournament,
+                                   limit: query.limit ?? StorageLimits.defaultLimit,
                                    before: query.before), request: id, to: client.id))
         case .replay(let game):
             guard keepsGames(for: client, id: id) else { return }
@@ -61,9 +62,9 @@ extension Lobby {
             guard keepsGames(for: client, id: id), let rules = rules(query.rules ?? RuleChoices(), for: client, id: id) else { return }
             append(.query(.leaderboard(variant: rules.variant, limit: query.limit ?? StorageLimits.defaultLimit,
                                        soloBy: query.by ?? .time), request: id, to: client.id))
-        case .profile(let name):
+        case .profile(let name, let tournament):
             guard keepsGames(for: client, id: id) else { return }
-            append(.query(.profile(name: name), request: id, to: client.id))
+            append(.query(.profile(name: name, tournament: tournament), request: id, to: client.id))
         case .tournament(let tournamentRequest):
             handleTournament(tournamentRequest, from: client, request: request, at: now)
         }

@@ -4,14 +4,14 @@ import PairsWire
 /// A question for the server's store of finished games, asked for a connection. The lobby only decides what
 /// to ask; the transport asks the store, off the rooms' queue, and sends the answer.
 public enum StorageQuery: Sendable, Hashable {
-    /// Finished games, newest first: all, a name's, a ladder's, or both.
-    case history(name: String?, ladder: String?, limit: Int, before: Int64?)
+    /// Finished games, newest first: all, a name's, a ladder's, a tournament's (by its key), or any of these together.
+    case history(name: String?, ladder: String?, tournament: String?, limit: Int, before: Int64?)
     /// One game in full.
     case replay(game: Int64)
     /// A ladder's best: rated for two seats, by time or by flips for one.
     case leaderboard(variant: Variant, limit: Int, soloBy: SoloRankingKind)
     /// A name's ratings, totals and last games.
-    case profile(name: String)
+    case profile(name: String, tournament: String? = nil)
 }
 
 /// A name (and maybe a password) to check against the names that belong to someone.

@@ -10,8 +10,9 @@ enum StoreAnswers {
     static func ask(_ store: any PairsStore, _ query: StorageQuery, request: RequestID?) -> ServerMessage {
         do throws(StoreError) {
             switch query {
-            case .history(let name, let ladder, let limit, let before):
-                let entries = try store.history(name: name, ladder: ladder, limit: limit, before: before.map(GameID.init))
+            case .history(let name, let ladder, let tournament, let limit, let before):
+                let entries = try store.history(name: name, ladder: ladder, tournament: tournament, limit: limit,
+                                                before: before.map(GameID.init))
                 let games = entries.compactMap { StoredGames.summary(id: $0.id, of: $0.summary, flips: $0.flips) }
                 return .history(HistoryPage(games: games, id: request))
             case .replay(let game):
@@ -30,8 +31,8 @@ enum StoreAnswers {
                 let places = try store.leaderboard(ladder: ladder, limit: limit)
                     .map { Place(rank: $0.rank, standing: StoredGames.standing($0.record)) }
                 return .leaderboard(Leaderboard(variant: variant, places: .rated(places), id: request))
-            case .profile(let name):
-                guard let profile = try store.profile(name: name) else {
+            case .profile(let name, let tournament):
+                guard let profile = try store.profile(name: name, tournament: tournament) else {
                     return .profile(PlayerProfile(name: name, claimed: false, ratings: [], solo: [], totals: .none, games: [], id: request))
                 }
                 let ratings = profile.ratings.compactMap { record in

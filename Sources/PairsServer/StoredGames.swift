@@ -98,7 +98,7 @@ enum StoredGames {
             game: id.rawValue, room: summary.room, rules: rules,
             players: summary.players,
             winner: winner, end: end, started: seconds(summary.started), ended: seconds(summary.ended), flips: flips,
-            rated: summary.rated)
+            rated: summary.rated, tournament: summary.tournament)
     }
 
     /// A stored game in full, as `replay` shows it.

@@ -31,7 +31,7 @@ public enum ClientMessage: Sendable, Hashable {
     /// The best players of a ladder (a variant).
     indirect case leaderboard(LeaderboardQuery)
     /// A name's ratings, totals and last games.
-    case profile(name: String)
+    case profile(name: String, tournament: String? = nil)
     /// Creating, joining, leaving, starting, listing and watching tournaments.
     indirect case tournament(TournamentRequest)
 }
@@ -90,12 +90,15 @@ public struct HistoryQuery: Sendable, Hashable {
     public var rules: RuleChoices?
     public var limit: Int?
     public var before: Int64?
+    /// The key of a tournament whose games to list (a kept game's `tournament`).
+    public var tournament: String?
 
-    public init(name: String? = nil, rules: RuleChoices? = nil, limit: Int? = nil, before: Int64? = nil) {
+    public init(name: String? = nil, rules: RuleChoices? = nil, limit: Int? = nil, before: Int64? = nil, tournament: String? = nil) {
         self.name = name
         self.rules = rules
         self.limit = limit
         self.before = before
+        self.tournament = tournament
     }
 }
 

@@ -102,6 +102,7 @@ public enum RequestDecoder {
             if let rules = fields.object["rules"], !rules.isNull { query.rules = try ruleChoices(in: rules, field: "rules") }
             query.limit = try fields.optionalInteger("limit", in: StorageLimits.limitRange)
             query.before = try fields.optionalInteger("before", in: 1...Int.max).map(Int64.init)
+            query.tournament = try tournamentKey(fields.optionalString("tournament"))
             return .history(query)
         case "replay":
             return .replay(game: Int64(try fields.integer("game")))
@@ -112,7 +113,7 @@ public enum RequestDecoder {
             query.by = try fields.optionalName("by", of: SoloRankingKind.self)
             return .leaderboard(query)
         case "profile":
-            return .profile(name: try name(try fields.string("name")))
+            return .profile(name: try name(try fields.string("name")), tournament: try tournamentKey(fields.optionalString("tournament")))
         case "tournament_create":
             return .tournament(.create(try tournamentCreation(fields)))
         case "tournament_join": return .tournament(.join(tournament: try tournament(try fields.string("tournament"))))
@@ -203,6 +204,15 @@ public enum RequestDecoder {
     static func tournament(_ raw: String) throws(RequestError) -> String {
         guard TournamentLimits.isValidName(raw) else {
             throw RequestError(.badField, "a tournament name is 1-\(TournamentLimits.maxNameCharacters) letters, digits, - or _")
+        }
+        return raw
+    }
+
+    /// A tournament's key (`history` and `profile`), or nil when none was given.
+    static func tournamentKey(_ raw: String?) throws(RequestError) -> String? {
+        guard let raw else { return nil }
+        guard TournamentLimits.isValidKey(raw) else {
+            throw RequestError(.badField, "a tournament's key is 1-\(TournamentLimits.maxKeyCharacters) letters, digits, - or _, as a kept game's tournament says")
         }
         return raw
     }

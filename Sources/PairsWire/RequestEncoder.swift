@@ -48,6 +48,7 @@ public enum RequestEncoder {
             if let rules = query.rules { w.key("rules"); w.beginObject(); writeFields(of: rules, to: &w); w.endObject() }
             if let limit = query.limit { w.key("limit"); w.integer(limit) }
             if let before = query.before { w.key("before"); w.integer(before) }
+            if let tournament = query.tournament { w.key("tournament"); w.string(tournament) }
         case .replay(let game):
             w.key("type"); w.string("replay")
             w.key("game"); w.integer(game)
@@ -56,9 +57,10 @@ public enum RequestEncoder {
             if let rules = query.rules { w.key("rules"); w.beginObject(); writeFields(of: rules, to: &w); w.endObject() }
             if let limit = query.limit { w.key("limit"); w.integer(limit) }
             if let by = query.by { w.key("by"); w.string(by.wireName) }
-        case .profile(let name):
+        case .profile(let name, let tournament):
             w.key("type"); w.string("profile")
             w.key("name"); w.string(name)
+            if let tournament { w.key("tournament"); w.string(tournament) }
         case .tournament(let request):
             writeFields(of: request, to: &w)
         }

@@ -464,7 +464,7 @@ private struct Reader {
         return FinishedGameSummary(
             game: Int64(try integer("game")), room: try string("room"), rules: rules, players: players,
             winner: try optionalSeat("winner"), end: end, started: try string("started"), ended: try string("ended"),
-            flips: try integer("flips"), rated: try bool("rated"))
+            flips: try integer("flips"), rated: try bool("rated"), tournament: try optionalString("tournament"))
     }
 
     /// A replay's moves.

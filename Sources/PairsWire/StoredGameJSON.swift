@@ -35,6 +35,7 @@ enum StoredGameJSON {
         w.key("ended"); w.string(game.ended)
         w.key("flips"); w.integer(game.flips)
         w.key("rated"); w.bool(game.rated)
+        if let tournament = game.tournament { w.key("tournament"); w.string(tournament) }
     }
 
     /// Moves as an array: `{"ms":1200,"seat":0,"kind":"flip","card":5}`, and `reason` for a forfeit.

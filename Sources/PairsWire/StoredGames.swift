@@ -34,9 +34,12 @@ public struct FinishedGameSummary: Sendable, Hashable {
     public var flips: Int
     /// Whether the game counted for the ratings: two claimed names.
     public var rated: Bool
+    /// The key of the tournament it was a game of, or nil.
+    public var tournament: String?
 
     public init(game: Int64, room: String, rules: RuleSet, players: [FinishedPlayer], winner: Seat?, end: GameEnd,
-                started: String, ended: String, flips: Int, rated: Bool) {
+                started: String, ended: String, flips: Int, rated: Bool, tournament: String? = nil) {
+        self.tournament = tournament
         self.game = game
         self.room = room
         self.rules = rules

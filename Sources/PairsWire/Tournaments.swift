@@ -73,6 +73,15 @@ public enum TournamentLimits {
     /// Minutes of an arena, decimals allowed: from 6 seconds (a test's) to a day.
     public static let minutesRange: ClosedRange<Double> = 0.1...1440
 
+    /// Characters of a tournament's key, which its kept games carry (`history`'s `tournament`): its name, a
+    /// dash and 8 hex digits, so that tournaments that shared a name are told apart.
+    public static let maxKeyCharacters = maxNameCharacters + 9
+
+    /// Whether `key` can be a tournament's key: 1 to `maxKeyCharacters` of `A-Z a-z 0-9 - _`.
+    public static func isValidKey(_ key: String) -> Bool {
+        key.utf8.count <= maxKeyCharacters && RoomName.isValid(key)
+    }
+
     /// Whether `name` is a tournament's name: 1 to `maxNameCharacters` of `A-Z a-z 0-9 - _`.
     public static func isValidName(_ name: String) -> Bool {
         name.utf8.count <= maxNameCharacters && RoomName.isValid(name)

@@ -133,15 +133,17 @@ struct StorageLobbyTests {
         lobby.send(#"{"type":"leaderboard","rules":{"seats":1,"game_seconds":60},"by":"flips","id":3}"#, from: client)
         lobby.send(#"{"type":"profile","name":"ann","id":4}"#, from: client)
         lobby.send(#"{"type":"history","rules":{"match":3}}"#, from: client)
+        lobby.send(#"{"type":"history","tournament":"cup-0a1b2c3d","id":5}"#, from: client)
         let queries = lobby.queries.map(\.query)
         let solo = Variant(seats: .one, setSize: .pair, deck: .words, scoring: .classic, gameSeconds: 60, peekMilliseconds: 0)
         let triples = Variant(seats: .two, setSize: .triple, deck: .words, scoring: .classic, gameSeconds: 0, peekMilliseconds: 0)
         #expect(queries == [
-            .history(name: "ann", ladder: nil, limit: 5, before: 90), .replay(game: 12),
+            .history(name: "ann", ladder: nil, tournament: nil, limit: 5, before: 90), .replay(game: 12),
             .leaderboard(variant: solo, limit: StorageLimits.defaultLimit, soloBy: .flips), .profile(name: "ann"),
-            .history(name: nil, ladder: RulesJSON.ladder(of: triples), limit: StorageLimits.defaultLimit, before: nil),
+            .history(name: nil, ladder: RulesJSON.ladder(of: triples), tournament: nil, limit: StorageLimits.defaultLimit, before: nil),
+            .history(name: nil, ladder: nil, tournament: "cup-0a1b2c3d", limit: StorageLimits.defaultLimit, before: nil),
         ])
-        #expect(lobby.queries.map(\.request) == [.integer(1), .integer(2), .integer(3), .integer(4), nil])
+        #expect(lobby.queries.map(\.request) == [.integer(1), .integer(2), .integer(3), .integer(4), nil, .integer(5)])
         #expect(lobby.queries.allSatisfy { $0.connection == client })
     }
 

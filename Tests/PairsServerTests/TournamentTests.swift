@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import PairsRecords
 import PairsRules
 import PairsServer
@@ -51,32 +54,23 @@ struct TournamentTests {
     func swissPlayedToTheEnd() throws {
         let server = try startServer { $0.lobby.tournaments.roundBreakMilliseconds = 200 }
         defer { server.stop() }
-        _ = try playSwissOfFour(on: server)
+        _ = try playSwissOfFour(port: server.port)
     }
 
-    @Test("a server that keeps games keeps a finished tournament: after a restart the store has the standings every client saw, and history lists its games under its key")
+    @Test("a server that keeps games keeps a finished tournament: after a restart the store has the standings every client saw, and history and profile answer for its key")
     func finishedTournamentOutlivesTheServer() throws {
         let directory = try TemporaryDirectory()
-        let path = directory.file("pairs.db")
-        // The first server and its store are let go of before the file is opened again (it is locked while open).
-        let standings = try { () throws -> [TournamentStanding] in
-            let store = try GameStore(path: path) { failure in Issue.record("storage failed: \(failure)") }
-            var configuration = ServerConfiguration()
-            configuration.host = "127.0.0.1"
-            configuration.port = 0
-            configuration.logLevel = .error
-            configuration.lobby.defaultRules = RuleSet(pairs: 4, turnSeconds: 0, revealMilliseconds: 0, againOnMatch: true)
-            configuration.lobby.tournaments.roundBreakMilliseconds = 200
-            configuration.loops = testLoops
-            let server = Server(configuration: configuration, store: store)
-            try server.start()
-            let standings = try playSwissOfFour(on: server)
-            server.stop()
-            store.flush()
-            return standings
-        }()
+        let rules = ["--pairs", "4", "--turn-seconds", "0", "--reveal-ms", "0", "--rate-limit", "0"]
+        let standings: [TournamentStanding]
+        do {
+            let (server, port) = try PairsProcess.serve(["--data", directory.database] + rules)
+            defer { server.terminate() }
+            standings = try playSwissOfFour(port: port)
+            server.send(SIGTERM)
+            #expect(server.waitForExit(within: 10) == 0)
+        }
 
-        let reopened = try GameStore(path: path)
+        let reopened = try GameStore(path: directory.database)
         let kept = try #require(try reopened.tournaments(limit: 5, before: nil).first)
         #expect(try reopened.tournaments(limit: 5, before: nil).count == 1)
         #expect(kept.record.name == "cup" && kept.record.format == "swiss" && kept.record.creator == "host")
@@ -84,21 +78,44 @@ struct TournamentTests {
         #expect(kept.record.started <= kept.record.ended)
         let games = try reopened.history(tournament: kept.record.key, limit: 10)
         #expect(games.count == 4, "two rounds of two games")
-        #expect(Set(games.map(\.summary.room)).allSatisfy { $0.hasPrefix("cup-") })
+        #expect(games.allSatisfy { $0.summary.room.hasPrefix("cup-") })
         #expect(try reopened.history(limit: 10).count == 4)
+
+        // A server on the kept file answers history and profile of the tournament's key as the store does.
+        let restarted = Server(configuration: {
+            var configuration = ServerConfiguration()
+            configuration.host = "127.0.0.1"
+            configuration.port = 0
+            configuration.logLevel = .error
+            configuration.loops = testLoops
+            return configuration
+        }(), store: reopened)
+        try restarted.start()
+        defer { restarted.stop() }
+        let asker = try TestClient(port: restarted.port)
+        asker.send(#"{"type":"history","tournament":"\#(kept.record.key)","id":7}"#)
+        let answer = try asker.waitFor("the tournament's history") { if case .history = $0 { true } else { false } }
+        guard case .history(let page) = answer else { return }
+        #expect(page.games.count == 4)
+        #expect(page.games.allSatisfy { $0.tournament == kept.record.key })
+        let winner = kept.record.standings[0].name
+        asker.send(#"{"type":"profile","name":"\#(winner)","tournament":"\#(kept.record.key)","id":8}"#)
+        let profile = try asker.waitFor("the winner's profile in the tournament") { if case .profile = $0 { true } else { false } }
+        guard case .profile(let report) = profile else { return }
+        #expect(report.totals.games == 2 && report.totals.wins == 2, "the winner won both of their games in it")
     }
 
     /// Host makes `cup` (a Swiss that starts at four) and watches it; ann, bob, cat and dan enter and play
     /// both rounds over TCP. Returns the final standings, checked equal on every client.
-    private func playSwissOfFour(on server: Server) throws -> [TournamentStanding] {
-        let host = try Follower("host", port: server.port)
+    private func playSwissOfFour(port: Int) throws -> [TournamentStanding] {
+        let host = try Follower("host", port: port)
         host.client.send(#"{"type":"tournament_create","name":"cup","format":"swiss","start":4,"id":1}"#)
         try host.view("the tournament made") { $0.id == .integer(1) && $0.status == .open }
         host.client.send(#"{"type":"tournament_watch","tournament":"cup","id":2}"#)
         try host.view("the watch answered") { $0.id == .integer(2) }
         var entrants: [String: Follower] = [:]
         for name in ["ann", "bob", "cat", "dan"] {
-            let entrant = try Follower(name, port: server.port)
+            let entrant = try Follower(name, port: port)
             entrant.client.send(#"{"type":"tournament_join","tournament":"cup","id":3}"#)
             entrants[name] = entrant
         }

@@ -298,6 +298,11 @@ let otherFixtures: [MessageFixture] = {
         MessageFixture("a history with every kind of ending", .history(HistoryPage(
             games: [finishedClassic, finishedSolo, finishedForfeit, finishedRunOut], id: .integer(3)))),
         MessageFixture("a history line with more to come", .history(HistoryPage(games: [finishedClassic], more: true, id: .string("h")))),
+        MessageFixture("a history of a tournament's games", .history(HistoryPage(games: [{
+            var game = finishedClassic
+            game.tournament = "cup-0a1b2c3d"
+            return game
+        }()], id: .integer(8)))),
         MessageFixture("a replay", .replay(GameReplay(summary: finishedClassic, deal: ["ant", "ape", "ape", "ant"], moves: [
             ReplayMove(milliseconds: 0, seat: .first, action: .flip(card: 0)),
             ReplayMove(milliseconds: 1234, seat: .first, action: .flip(card: 1)),
@@ -744,6 +749,7 @@ private func summaryReference(_ game: FinishedGameSummary) -> [String: Ref] {
         "winner": .seat(game.winner), "started": .string(game.started), "ended": .string(game.ended),
         "flips": .int(game.flips), "rated": .bool(game.rated),
     ]
+    if let tournament = game.tournament { members["tournament"] = .string(tournament) }
     switch game.end {
     case .cleared: members["end"] = "cleared"
     case .timeUp: members["end"] = "time_up"
