@@ -75,6 +75,7 @@ extension Lobby {
 
     /// Removes the room when nobody is left, else keeps its deadline and quick-match entry current.
     func settle(_ room: Room, at now: Moment) {
+        withdrawIfNoLongerWaiting(room)
         if room.isAbandoned {
             deadlines.set(nil, for: room)
             directory.remove(room)
