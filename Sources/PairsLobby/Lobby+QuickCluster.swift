@@ -13,8 +13,18 @@ enum ClusterQueueing: Equatable {
     case queued
     /// A local quick joiner is withdrawing it; other local quick joiners wait for the same answer.
     case withdrawing
-    /// Another instance matched it first: the free seat is kept for the player it sends, who joins by name.
-    case promised
+    /// Another instance matched it first: the free seat is kept for the player it sends, who joins by name,
+    /// until `until`; a player who has not come by then (it crashed, or left before the answer reached it) is
+    /// not waited for, and the seat is offered on this instance again.
+    case promised(until: Moment)
+
+    /// How long a promised seat is kept: a redirected client reconnects in milliseconds; this is generous
+    /// for a busy machine, and short for the player left waiting.
+    static let promiseMilliseconds: Int64 = 30_000
+
+    var isPromised: Bool {
+        if case .promised = self { true } else { false }
+    }
 }
 
 /// Quick match across instances. A quick join that finds no quick room waiting on this instance asks the
@@ -41,6 +51,7 @@ extension Lobby {
     func sitInQuickRoom(_ client: Client, in room: Room, request: Request, at now: Moment) {
         switch room.clusterQueue {
         case .local, .promised:
+            // A promised room is not listed as waiting: found here only by a name, sat in as any room.
             sit(client, in: room, id: request.id, at: now)
         case .queued:
             room.clusterQueue = .withdrawing
@@ -90,7 +101,8 @@ extension Lobby {
     func withdrawAnswered(_ name: String, _ answer: ClusterAnswer, at now: Moment) {
         guard let claim = clusterClaims.finish(name) else { return }
         if let room = directory.room(named: name), room.clusterQueue == .withdrawing {
-            room.clusterQueue = answer == .takenElsewhere ? .promised : .local
+            room.clusterQueue = answer == .takenElsewhere
+                ? .promised(until: now.adding(milliseconds: ClusterQueueing.promiseMilliseconds)) : .local
             // A promised room leaves the quick-match list, so the joiners below find another.
             settle(room, at: now)
         }
@@ -103,10 +115,21 @@ extension Lobby {
     /// that no other instance sends a player to a seat that is not free. Called as the room settles.
     func withdrawIfNoLongerWaiting(_ room: Room) {
         // The promised player (or anyone) filled the seat: the promise is kept, and the room is as any other.
-        if room.clusterQueue == .promised, room.match.freeSeat == nil { room.clusterQueue = .local }
+        if room.clusterQueue.isPromised, room.match.freeSeat == nil { room.clusterQueue = .local }
         guard room.clusterQueue == .queued, room.isAbandoned || !room.isWaitingForQuickMatch else { return }
         room.clusterQueue = .local
         directory.shared.cluster?.note(.waiterWithdrawn(room.name))
+    }
+
+    /// A promise kept past its time lapses: the seat is offered on this instance again.
+    func lapsePromise(of room: Room, at now: Moment) {
+        guard case .promised(let until) = room.clusterQueue, until <= now else { return }
+        room.clusterQueue = .local
+    }
+
+    /// When a room's promise lapses, for its deadline.
+    func promiseDeadline(of room: Room) -> Moment? {
+        if case .promised(let until) = room.clusterQueue { until } else { nil }
     }
 
     /// Sends `client`, whose quick join waited, to join room `name` on the instance at `address`, where its

@@ -113,7 +113,7 @@ final class Room {
     /// dropped while waiting would otherwise be handed a newcomer who then waits out the grace period.
     var isWaitingForQuickMatch: Bool {
         // A seat promised to a player another instance sends here is not offered to anyone else.
-        guard isQuickMatch, match.freeSeat != nil, clusterQueue != .promised else { return false }
+        guard isQuickMatch, match.freeSeat != nil, !clusterQueue.isPromised else { return false }
         return seatClients.contains { $0 != nil }
     }
 

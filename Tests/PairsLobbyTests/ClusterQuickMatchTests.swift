@@ -98,6 +98,27 @@ struct ClusterQuickMatchTests {
         #expect(lobby.lastState(ann)?.state.phase == .playing)
     }
 
+    @Test("a promised seat whose player never comes is offered on this instance again after 30 s")
+    func promiseLapses() throws {
+        let lobby = LobbyHarness(cluster: QueueCluster())
+        let ann = follower("ann", in: lobby)
+        let room = try #require(askedQuickRoom(lobby))
+        lobby.answerCluster(.here)
+        let bob = follower("bob", in: lobby, id: 2)
+        lobby.answerCluster(.takenElsewhere)
+        _ = try #require(askedQuickRoom(lobby))
+        lobby.answerCluster(.matchedWith(room: "quick-ffffff-1", at: elsewhere))
+        #expect(lobby.take(bob).last == .redirect(Redirect(host: "10.0.0.2", port: 7001, request: .join, room: "quick-ffffff-1", id: .integer(2))))
+        lobby.advance(by: 29_000)
+        let early = lobby.player("cy", joining: nil)
+        #expect(lobby.joined(early)?.room != room, "still kept for the player sent from elsewhere")
+        lobby.send("leave", from: early)
+        lobby.advance(by: 1_000)
+        let late = lobby.player("dan", joining: nil)
+        #expect(lobby.joined(late)?.room == room)
+        #expect(lobby.lastState(ann)?.state.phase == .playing)
+    }
+
     @Test("a queued room whose player leaves, or is joined by name, leaves the cluster's queue")
     func queuedRoomIsWithdrawnWhenItStopsWaiting() throws {
         let cluster = QueueCluster()
