@@ -42,6 +42,22 @@ struct ClusterQuickMatchInstancesTests {
         #expect(try queuedWaiters(redis).allSatisfy { $0 == queued }, "no other waiter was queued")
     }
 
+    @Test("pairs load --host A,B spreads its connections over two instances, follows the redirects, and finishes its games")
+    func loadOverTwoInstances() throws {
+        let redis = try RedisServer()
+        let (a, b) = (try ServeInstance(redis: redis), try ServeInstance(redis: redis))
+        let load = try Subprocess(try Tools.pairs(), ["load", "--host", "\(a.address),\(b.address)", "--games", "6",
+                                                      "--concurrency", "2", "--loops", "1", "--json"])
+        #expect(try load.blockingWaitForExit(within: Self.exitSeconds) == 0, "\(load.errorText)")
+        let object = try JSONSerialization.jsonObject(with: Data(load.lines.joined(separator: "\n").utf8)) as? [String: Any]
+        let summary = try #require(object, "\(load.lines)")
+        #expect(summary["games"] as? Int == 6)
+        #expect(summary["games_abandoned"] as? Int == 0 && summary["games_forfeited"] as? Int == 0)
+        #expect((summary["errors"] as? [String: Any])?.isEmpty == true, "\(summary["errors"] ?? "")")
+        let connections = try #require(summary["connections"] as? [String: Int])
+        #expect(connections["failed"] == 0 && connections["dropped"] == 0, "\(connections)")
+    }
+
     @Test("a netcat quick joiner is paired on its own instance only: a player waiting on another stays queued")
     func netcatIsPairedLocally() throws {
         let redis = try RedisServer()
