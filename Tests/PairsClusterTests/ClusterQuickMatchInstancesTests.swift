@@ -42,6 +42,23 @@ struct ClusterQuickMatchInstancesTests {
         #expect(try queuedWaiters(redis).allSatisfy { $0 == queued }, "no other waiter was queued")
     }
 
+    @Test("the Python bot, quick-joining through another instance than a waiting pairs bot, is sent to its room and plays",
+          Tools.needs("python3"))
+    func pythonBotFollowsAQuickMatchRedirect() throws {
+        let redis = try RedisServer()
+        let (a, b) = (try ServeInstance(redis: redis), try ServeInstance(redis: redis))
+        let ann = try quickBot("ann", through: a)
+        _ = try blockingWaitFor("ann's quick room queued", within: Self.exitSeconds) { try queuedWaiters(redis).first }
+        // clients/python/pairs_bot.py, found from this source file (Tests/PairsClusterTests/).
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("clients/python/pairs_bot.py")
+        let snake = try Subprocess(try Tools.external("python3"), [script.path, "--host", "127.0.0.1", "--port", String(b.port),
+                                                                   "--games", "1", "--think-ms", "0", "--name", "snake"])
+        #expect(try snake.blockingWaitForExit(within: Self.exitSeconds) == 0, "\(snake.errorText)")
+        #expect(try ann.blockingWaitForExit(within: Self.exitSeconds) == 0, "\(ann.errorText)")
+        #expect(ann.lines.contains { $0.hasPrefix("game 1: ann ") && $0.contains(" snake") }, "\(ann.lines)")
+    }
+
     @Test("pairs load --host A,B spreads its connections over two instances, follows the redirects, and finishes its games")
     func loadOverTwoInstances() throws {
         let redis = try RedisServer()
