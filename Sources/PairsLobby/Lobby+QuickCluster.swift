@@ -70,8 +70,9 @@ extension Lobby {
             // The name is not made here after all; whoever else waited for it starts again.
             directory.shared.remove(name, rules: claim.rules, tokens: [])
             // The waiter taken is promised this asker; if the asker is gone, another quick joiner of the same
-            // rules who waited behind it takes its place, so that the player over there is not left waiting.
-            let partner = waiting.firstIndex { $0.id == asker } ?? waiting.indices.first
+            // rules who waited behind it (and follows redirects) takes its place, so that the player over
+            // there is not left waiting.
+            let partner = waiting.firstIndex { $0.id == asker } ?? waiting.firstIndex { $0.followsRedirects }
             if let partner { redirect(waiting.remove(at: partner), toQuickRoom: room, at: address, at: now) }
             for client in waiting { handleAnswered(client, at: now) }
             return
