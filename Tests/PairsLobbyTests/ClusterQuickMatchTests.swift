@@ -98,6 +98,21 @@ struct ClusterQuickMatchTests {
         #expect(lobby.lastState(ann)?.state.phase == .playing)
     }
 
+    @Test("a partner found elsewhere for an asker who left goes to the next quick joiner that follows redirects, never to one that does not")
+    func partnerOfAnAskerWhoLeft() throws {
+        let lobby = LobbyHarness(cluster: QueueCluster())
+        let ann = follower("ann", in: lobby)
+        _ = try #require(askedQuickRoom(lobby))
+        let netcat = lobby.player("dan", joining: nil)
+        let bob = follower("bob", in: lobby, id: 3)
+        #expect(lobby.clusterInquiries.count == 1, "both wait for ann's question")
+        lobby.drop(ann)
+        lobby.answerCluster(.matchedWith(room: "quick-ffffff-2", at: elsewhere))
+        #expect(lobby.take(bob).last == .redirect(Redirect(host: "10.0.0.2", port: 7001, request: .join, room: "quick-ffffff-2", id: .integer(3))))
+        #expect(lobby.joined(netcat) != nil, "the netcat user starts again, here")
+        #expect(!lobby.take(netcat).contains { if case .redirect = $0 { true } else { false } })
+    }
+
     @Test("a promised seat whose player never comes is offered on this instance again after 30 s")
     func promiseLapses() throws {
         let lobby = LobbyHarness(cluster: QueueCluster())
