@@ -51,7 +51,7 @@ extension Lobby {
     func sitInQuickRoom(_ client: Client, in room: Room, request: Request, at now: Moment) {
         switch room.clusterQueue {
         case .local, .promised:
-            // A promised room is not listed as waiting: found here only by a name, sat in as any room.
+            // A promised room leaves the waiting list in the same call that promises it: not reached.
             sit(client, in: room, id: request.id, at: now)
         case .queued:
             room.clusterQueue = .withdrawing
