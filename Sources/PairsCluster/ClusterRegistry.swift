@@ -165,7 +165,12 @@ public final class ClusterRegistry {
     /// Takes this instance's waiter out of the queue (its player left or was matched here), unless another
     /// instance took it first.
     public func withdraw(waiter: String) throws(RedisError) -> WithdrawOutcome {
-        guard let rules = waiters.removeValue(forKey: waiter) else { return .unknown }
+        guard let rules = waiters.removeValue(forKey: waiter) else {
+            // Perhaps matched by another instance and dropped at a renewal: its key says by whom for a TTL
+            // more, while that instance's player is on the way (the lobby keeps the seat for them).
+            let value = try client.command("GET", keys.waiter(waiter), isIdempotent: true).text
+            return value.flatMap(Self.matchedBy).map { .matched(byInstance: $0) } ?? .unknown
+        }
         return try withdraw(waiter: waiter, rules: rules)
     }
 

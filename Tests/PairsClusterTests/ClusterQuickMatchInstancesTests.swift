@@ -110,5 +110,19 @@ struct ClusterWaiterRoomTests {
                 == .matched(waiter: "quick-aaaaaa-1", owner: ClusterOwner(instance: a.instance, address: "a:1")))
         #expect(try a.withdraw(waiter: "quick-aaaaaa-1") == .matched(byInstance: b.instance))
     }
+
+    @Test("a waiter matched elsewhere and dropped at a renewal still withdraws as matched, not as unknown")
+    func matchedWaiterAfterRenewal() throws {
+        let redis = try RedisServer()
+        let a = ClusterRegistry(client: redis.client(), address: "a:1", entryTTL: .seconds(30))
+        let b = ClusterRegistry(client: redis.client(), address: "b:1", entryTTL: .seconds(30))
+        try a.join()
+        try b.join()
+        #expect(try a.matchOrWait(rules: "classic", waiter: "quick-aaaaaa-2") == .waiting(waiter: "quick-aaaaaa-2"))
+        guard case .matched = try b.matchOrWait(rules: "classic", waiter: "quick-bbbbbb-2") else { Issue.record("not matched"); return }
+        #expect(try a.refresh().matchedWaiters == ["quick-aaaaaa-2": b.instance])
+        #expect(try a.withdraw(waiter: "quick-aaaaaa-2") == .matched(byInstance: b.instance))
+        #expect(try a.withdraw(waiter: "never-queued") == .unknown)
+    }
 }
 #endif
