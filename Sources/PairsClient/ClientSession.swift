@@ -277,6 +277,11 @@ public final class ClientSession: @unchecked Sendable {
         redirectsInARow += 1
         endpoint = ServerEndpoint(host: redirect.host, port: redirect.port)
         redirectedRequest = request
+        // A quick match answered by a partner waiting on another instance names the room to join there.
+        if case .join(var join) = request.message, redirect.request == .join, let room = redirect.room, join.room != room {
+            join.room = room
+            redirectedRequest = Request(id: request.id, .join(join))
+        }
         // The old connection goes quietly: its handler checks that it is still the session's.
         let old = connection
         connection = nil

@@ -11,6 +11,9 @@
 /// | `pairs:token:<token>`    | string     | the instance holding the seat's id     | `entryTTL` | the owner        |
 /// | `pairs:quick:<rules>`    | sorted set | waiter ids, scored by arrival          | `entryTTL` | waiters' owners  |
 /// | `pairs:waiter:<id>`      | string     | its instance's id, or `matched:<id>`   | `entryTTL` | owner, or taker  |
+///
+/// A waiter's id is the name of the quick room its player waits in (the server's); `<rules>` is the rule
+/// set's JSON text (protocol.md's rules object).
 /// | `pairs:quick-sequence`   | integer    | the last arrival number given          | none       | everyone (INCR)  |
 ///
 /// Every entry lives only while its owner renews it (`refresh()`, every `refreshInterval`), and only its
@@ -141,8 +144,10 @@ public final class ClusterRegistry {
     /// Takes the oldest live waiter for `rules` from any instance, or else queues a new waiter of this
     /// instance, which it renews until it is withdrawn or matched (`refresh()` reports a match by another
     /// instance). Not retried after a lost connection: a pop that took effect must not be repeated.
-    public func matchOrWait(rules: String) throws(RedisError) -> QuickMatchOutcome {
-        let waiter = Self.newIdentifier()
+    /// `waiter` is the new waiter's id, unique in the cluster: the lobby uses the name of the quick room the
+    /// player waits in (`quick-TAG-N`), so that whoever takes the waiter knows which room to send its player
+    /// to, from the same atomic pop.
+    public func matchOrWait(rules: String, waiter: String = ClusterRegistry.newIdentifier()) throws(RedisError) -> QuickMatchOutcome {
         let reply = try client.command(
             ["EVAL", ClusterScripts.matchOrEnqueue, 3, keys.queue(rules), keys.sequence, keys.instance(instance),
              instance, waiter, milliseconds(entryTTL), keys.waiterPrefix, keys.instancePrefix, address])
@@ -160,7 +165,12 @@ public final class ClusterRegistry {
     /// Takes this instance's waiter out of the queue (its player left or was matched here), unless another
     /// instance took it first.
     public func withdraw(waiter: String) throws(RedisError) -> WithdrawOutcome {
-        guard let rules = waiters.removeValue(forKey: waiter) else { return .unknown }
+        guard let rules = waiters.removeValue(forKey: waiter) else {
+            // Perhaps matched by another instance and dropped at a renewal: its key says by whom for a TTL
+            // more, while that instance's player is on the way (the lobby keeps the seat for them).
+            let value = try client.command("GET", keys.waiter(waiter), isIdempotent: true).text
+            return value.flatMap(Self.matchedBy).map { .matched(byInstance: $0) } ?? .unknown
+        }
         return try withdraw(waiter: waiter, rules: rules)
     }
 

@@ -23,7 +23,7 @@ extension LoadRunner {
 
     private func open(_ connection: LoadConnection) {
         let fd: Int32
-        switch SocketConnector.startConnecting(to: connection.redirectedTo ?? address) {
+        switch SocketConnector.startConnecting(to: connection.redirectedTo ?? addresses[connection.index % addresses.count]) {
         case .success(let started):
             fd = started
         case .failure(let error):

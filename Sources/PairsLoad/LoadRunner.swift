@@ -42,6 +42,8 @@ public final class LoadRunner: @unchecked Sendable {
 
     public let configuration: LoadConfiguration
     let address: SocketAddress
+    /// Every server connections are spread over, round robin; just `address` for one server.
+    let addresses: [SocketAddress]
     let queue = DispatchQueue(label: "pairs.load")
     /// Every socket of the run, in one epoll set served on `queue`.
     let loop: EventLoop
@@ -119,6 +121,9 @@ public final class LoadRunner: @unchecked Sendable {
         let limit = FileLimit.raise()
         guard needed <= limit else { throw .tooFewDescriptors(needed: needed, limit: limit) }
         address = try ServerAddress.resolve(host: configuration.host, port: configuration.port)
+        var addresses: [SocketAddress] = []
+        for server in configuration.servers { addresses.append(try ServerAddress.resolve(host: server.host, port: server.port)) }
+        self.addresses = addresses.isEmpty ? [address] : addresses
         do {
             loop = try EventLoop(queue: queue)
         } catch {
@@ -292,7 +297,8 @@ public final class LoadRunner: @unchecked Sendable {
 
     private func makeReport() -> LoadReport {
         var report = LoadReport()
-        report.target = SocketAddress.describe(host: configuration.host, port: configuration.port)
+        report.target = configuration.servers.isEmpty ? SocketAddress.describe(host: configuration.host, port: configuration.port)
+            : configuration.servers.map(\.description).joined(separator: ",")
         report.transport = configuration.transport
         report.concurrency = configuration.gamesInFlight
         report.strategy = configuration.strategy.rawValue

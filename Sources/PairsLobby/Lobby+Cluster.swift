@@ -41,22 +41,26 @@ extension Lobby {
             case .elsewhere(let address):
                 directory.shared.unclaim(name)
                 for client in waiting { redirect(client, to: address, at: now) }
-            case .nowhere, .unavailable:
+            case .nowhere, .unavailable, .matchedWith, .takenElsewhere:
                 directory.shared.unclaim(name)
                 for client in waiting { refuseUnavailable(client, at: now) }
             }
+        case .quickMatch(let name, _):
+            quickMatchAnswered(name, asker: inquiry.connection, answer, at: now)
+        case .withdrawWaiter(let name):
+            withdrawAnswered(name, answer, at: now)
         case .findRoom, .findToken:
             guard let client = clients[inquiry.connection], client.awaitedCluster != nil else { return }
             switch answer {
             case .elsewhere(let address): redirect(client, to: address, at: now)
             case .unavailable: refuseUnavailable(client, at: now)
-            case .here, .nowhere: handleAnswered(client, at: now)
+            case .here, .nowhere, .matchedWith, .takenElsewhere: handleAnswered(client, at: now)
             }
         }
     }
 
     /// Handles the request that waited, here, without asking the cluster again, then what waited behind it.
-    private func handleAnswered(_ client: Client, at now: Moment) {
+    func handleAnswered(_ client: Client, at now: Moment) {
         guard let request = client.awaitedCluster else { return }
         client.awaitedCluster = nil
         switch request.message {

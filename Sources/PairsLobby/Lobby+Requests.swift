@@ -194,14 +194,20 @@ extension Lobby {
         case .claimed(let name) where join.room != nil && directory.shared.cluster != nil:
             // A name of the client's: another instance may own it, and the cluster says which first.
             claimFromCluster(name, rules: rules, for: client, request: request)
+        case .claimed(let name) where isQuickMatch && quickMatchesAcrossInstances(client):
+            // Nobody waits here: perhaps on another instance (Lobby+QuickCluster.swift).
+            askQuickMatch(name, rules: rules, for: client, request: request)
         case .claimed(let name):
             sit(client, in: openRoom(named: name, quickMatch: isQuickMatch, rules: rules), id: id, at: now)
         case .elsewhere(let name, let shard):
             guard shard == directory.shard else { return handOff(client, request, to: shard) }
             guard let room = directory.room(named: name) else {
-                // A name this shard claimed is made into a room in the same call: never reached.
+                // A quick room whose name waits for the cluster's word: this join waits for it too.
+                if clusterClaims.isClaiming(name) { return awaitClaim(of: name, by: client, request: request) }
+                // A name this shard claimed is otherwise made into a room in the same call: never reached.
                 return refuse(.noSuchRoom, "no room is called \(name)", id: id, to: client)
             }
+            if isQuickMatch { return sitInQuickRoom(client, in: room, request: request, at: now) }
             sit(client, in: room, id: id, at: now)
         case .refused(let forAddress, let inAll):
             refuse(.tooManyRooms, "no new room now: players who dropped hold \(forAddress) seats "

@@ -77,6 +77,7 @@ extension Lobby {
 
     /// Removes the room when nobody is left, else keeps its deadline and quick-match entry current.
     func settle(_ room: Room, at now: Moment) {
+        withdrawIfNoLongerWaiting(room)
         if room.isAbandoned {
             deadlines.set(nil, for: room)
             directory.remove(room)
@@ -84,7 +85,11 @@ extension Lobby {
             return
         }
         directory.refresh(room)
-        deadlines.set(room.match.nextDeadline, for: room)
+        // A seat promised to a player from another instance is offered here again if they do not come.
+        // (Without an array: settle runs after every flip.)
+        var deadline = room.match.nextDeadline
+        if let promise = promiseDeadline(of: room) { deadline = min(deadline ?? promise, promise) }
+        deadlines.set(deadline, for: room)
     }
 
     /// Takes a departing connection out of its room: a player keeps the seat for the grace period (unless

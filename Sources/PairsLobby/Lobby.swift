@@ -212,6 +212,7 @@ public final class Lobby {
     /// fell due, then idle connections.
     public func advance(to now: Moment) {
         while let room = deadlines.popDue(at: now) {
+            lapsePromise(of: room, at: now)
             publish(room.match.advance(to: now), in: room, id: nil, at: now)
         }
         advanceTournaments(to: now)

@@ -1,3 +1,4 @@
+import PairsRules
 import PairsWire
 
 /// What the lobby needs of a cluster of server instances, one level above its shards: which instance owns
@@ -24,6 +25,12 @@ public enum ClusterQuestion: Sendable, Hashable {
     case findRoom(String)
     /// Which instance holds the seat of resume token `token`, if any.
     case findToken(String)
+    /// Quick match across instances: take the oldest player waiting on another instance for `rules`
+    /// (`.matchedWith`), or else queue quick room `room`, about to be made here, as waiting (`.here`).
+    case quickMatch(room: String, rules: RuleSet)
+    /// Take this instance's quick room `room` out of the cluster's queue before a local player fills it:
+    /// `.here` withdrawn (or `.nowhere`, no longer queued), `.takenElsewhere` if another instance matched it first.
+    case withdrawWaiter(String)
 }
 
 /// Where another instance is reached: `HOST:PORT`, as it advertises itself.
@@ -60,6 +67,10 @@ public enum ClusterAnswer: Sendable, Hashable {
     case nowhere
     /// The cluster cannot be reached just now.
     case unavailable
+    /// A quick match: the player waiting in room `room` on the instance at this address is this one's partner.
+    case matchedWith(room: String, at: ClusterAddress)
+    /// A withdrawal came too late: another instance matched the waiter, and sends its player here.
+    case takenElsewhere
 }
 
 /// A change of what this instance owns, for the cluster to record.
@@ -72,6 +83,8 @@ public enum ClusterChange: Sendable, Hashable {
     case tokenIssued(String, retiring: String?)
     /// A token here no longer resumes anything.
     case tokenRetired(String)
+    /// Quick room `room`, queued by `quickMatch`, no longer waits (filled, left, or its player away): out of the queue.
+    case waiterWithdrawn(String)
 }
 
 /// A question asked for a connection, handed back with its answer.

@@ -38,6 +38,8 @@ final class Room {
     var deadline: Moment?
     /// The room's position in `RoomDeadlines`, nil while it has no deadline.
     var deadlineIndex: Int?
+    /// Where a quick room stands in the cluster's quick-match queue (`Lobby+QuickCluster.swift`).
+    var clusterQueue = ClusterQueueing.local
 
     init(name: String, isQuickMatch: Bool, match: Match) {
         self.name = name
@@ -112,7 +114,8 @@ final class Room {
     /// A quick-match room offers its free seat only while its one player is there to play: a player who
     /// dropped while waiting would otherwise be handed a newcomer who then waits out the grace period.
     var isWaitingForQuickMatch: Bool {
-        guard isQuickMatch, match.freeSeat != nil else { return false }
+        // A seat promised to a player another instance sends here is not offered to anyone else.
+        guard isQuickMatch, match.freeSeat != nil, !clusterQueue.isPromised else { return false }
         return seatClients.contains { $0 != nil }
     }
 

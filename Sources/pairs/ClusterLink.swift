@@ -1,6 +1,7 @@
 #if Cluster
 import PairsCluster
 import PairsLobby
+import PairsWire
 
 /// The lobby's cluster (`LobbyCluster`) kept in Redis: every question and change goes to the
 /// `ClusterAgent`'s queue, so a rooms' loop never waits for Redis. Made before the server (whose lobby
@@ -37,6 +38,13 @@ final class ClusterLink: LobbyCluster, @unchecked Sendable {
             case .claimRoom(let name): Self.answer(try registry.claimRoom(name), in: registry)
             case .findRoom(let name): Self.answer(try registry.owner(ofRoom: name), in: registry)
             case .findToken(let token): Self.answer(try registry.owner(ofToken: token), in: registry)
+            case .quickMatch(let room, let rules): try Self.quickMatch(room, rules: RulesJSON.text(of: rules), in: registry)
+            case .withdrawWaiter(let room):
+                switch try registry.withdraw(waiter: room) {
+                case .withdrawn: .here
+                case .unknown: .nowhere
+                case .matched: .takenElsewhere
+                }
             }
         }, completion: { result in
             answer((try? result.get()) ?? .unavailable)
@@ -54,6 +62,7 @@ final class ClusterLink: LobbyCluster, @unchecked Sendable {
                 if let retiring { try registry.releaseToken(retiring) }
                 _ = try registry.registerToken(token)
             case .tokenRetired(let token): try registry.releaseToken(token)
+            case .waiterWithdrawn(let room): _ = try registry.withdraw(waiter: room)
             }
         }, completion: { [missed] result in
             guard case .failure(let error) = result, error.isUnavailable else { return }
@@ -71,6 +80,26 @@ final class ClusterLink: LobbyCluster, @unchecked Sendable {
             return changes
         }
         for change in changes { note(change) }
+    }
+
+    /// Stale waiters of this instance popped in a row, at most, before the question is given up as
+    /// unanswerable (each is one Redis round trip).
+    static let maxStaleOwnWaiters = 8
+
+    /// A partner waiting on another instance, or this room queued. A waiter of this very instance can be
+    /// popped only if it is stale (the lobby asks only when no quick room waits here, and withdraws a room
+    /// before it stops waiting, on this same queue, ahead of any later question): it is skipped.
+    private static func quickMatch(_ room: String, rules: String, in registry: ClusterRegistry) throws(RedisError) -> ClusterAnswer {
+        for _ in 0..<maxStaleOwnWaiters {
+            switch try registry.matchOrWait(rules: rules, waiter: room) {
+            case .waiting: return .here
+            case .matched(_, let owner) where owner.instance == registry.instance: continue
+            case .matched(let waiter, let owner):
+                // An address its instance advertised, checked at its start: never unreadable in practice.
+                return ClusterAddress(owner.address).map { .matchedWith(room: waiter, at: $0) } ?? .unavailable
+            }
+        }
+        return .unavailable
     }
 
     private static func answer(_ outcome: ClaimOutcome, in registry: ClusterRegistry) -> ClusterAnswer {

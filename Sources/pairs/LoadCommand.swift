@@ -17,7 +17,9 @@ enum LoadCommand {
     Connections 2k and 2k+1 play game k in room PREFIXk; games are rematched as they end. With --solo,
     connection k plays game k alone in room PREFIXk.
 
-      --host, -h HOST     server to load: a name, an IPv4 or an IPv6 address (default localhost)
+      --host, -h HOST     server to load: a name, an IPv4 or an IPv6 address (default localhost); or
+                          several, HOST[:PORT],HOST[:PORT],... (the instances of a cluster): connections
+                          are spread over them in turn, and follow redirects
       --port, -p N        server port (default 7777)
       --transport T       lines (default), or ws: each connection a WebSocket on /ws, as the browser page
                           connects, the same messages one per text frame
@@ -190,6 +192,20 @@ enum LoadCommand {
         let endpoint = try flags.endpoint()
         configuration.host = endpoint.host
         configuration.port = endpoint.port
+        if endpoint.host.contains(",") {
+            // Several instances of a cluster: a game's two connections reach different ones, and the room
+            // is on one of them, so the run follows redirects.
+            var servers: [LoadServer] = []
+            for part in endpoint.host.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let server = LoadServer(String(part), defaultPort: endpoint.port) else {
+                    throw UsageError("--host takes HOST or HOST:PORT separated by commas, not '\(part)'")
+                }
+                servers.append(server)
+            }
+            configuration.servers = servers
+            configuration.host = servers[0].host
+            configuration.port = servers[0].port
+        }
         configuration.transport = try flags.choice("transport", of: LoadTransport.self) ?? .lines
         configuration.games = try flags.integer("games", in: 1...1_000_000_000)
         if let text = flags.string("duration") {
@@ -210,7 +226,7 @@ enum LoadCommand {
             configuration.ratePerConnection = rate
         }
         if let prefix = flags.string("room-prefix") { configuration.roomPrefix = prefix }
-        configuration.followsRedirects = flags.isSet("follow-redirects")
+        configuration.followsRedirects = flags.isSet("follow-redirects") || configuration.servers.count > 1
         if let pid = try flags.integer("server-pid", in: 1...Int(Int32.max)) {
             guard ProcessCPU.seconds(ofProcess: Int32(pid)) != nil else {
                 throw UsageError("--server-pid \(pid): no such process (or /proc cannot be read)")

@@ -515,6 +515,9 @@ class Bot:
         self.sock.close()
         self.buffer = b""
         self.host, self.port = redirect["host"], redirect["port"]
+        # A quick match answered by a partner waiting on another instance names the room to join there.
+        if redirect.get("request") == "join" and redirect.get("room"):
+            self.args.room = redirect["room"]
         self.connect()
 
     def take_rules(self, message):
