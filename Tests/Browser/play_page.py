@@ -254,6 +254,27 @@ def emulate(driver, size, phone, dark=False):
                            {"features": [{"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
 
 
+def screenshot_failure(out, **drivers):
+    """Saves what each browser shows as failure-LABEL.png, for the browsers there are; a browser that is what
+    failed may not answer, and that must not hide the failure itself."""
+    for label, driver in drivers.items():
+        if driver is not None:
+            try:
+                screenshot(driver, out, f"failure-{label}.png")
+            except Exception:
+                pass
+
+
+def quit_browsers(*drivers):
+    """Ends every browser there is, whatever state it is in."""
+    for driver in drivers:
+        if driver is not None:
+            try:
+                driver.quit()
+            except Exception:
+                pass
+
+
 def screenshot(driver, out, name):
     """The whole page, not just the window: a phone's finished game is taller than its screen."""
     width, height = driver.execute_script(
@@ -849,20 +870,10 @@ def main():
             print(f"play_page.py: {error}", file=sys.stderr)
         else:  # without the browser's own stack of addresses, which says nothing
             print(f"play_page.py: {type(error).__name__}: {error.msg}\n{''.join(traceback.format_tb(error.__traceback__))}", file=sys.stderr)
-        for driver, label in ((phone, "phone"), (desktop, "desktop")):
-            if driver is not None:
-                try:
-                    screenshot(driver, args.out, f"failure-{label}.png")
-                except Exception:  # the browser may be what failed
-                    pass
+        screenshot_failure(args.out, phone=phone, desktop=desktop)
         return 1
     finally:
-        for driver in (phone, desktop):
-            if driver is not None:
-                try:
-                    driver.quit()
-                except Exception:
-                    pass
+        quit_browsers(phone, desktop)
         for server in RESTARTED:
             server.terminate()
             server.wait()

@@ -44,7 +44,7 @@ import time
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from play_page import Deadline, Failure, Player, browser, load, page, say, screenshot, wait_for  # noqa: E402  (exits 3 without selenium)
+from play_page import Deadline, Failure, Player, browser, load, page, quit_browsers, say, screenshot, screenshot_failure, wait_for  # noqa: E402  (exits 3 without selenium)
 from selenium.common.exceptions import WebDriverException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
@@ -503,20 +503,10 @@ def main():
         return 0
     except (Failure, WebDriverException) as error:
         print(f"tournament_page.py: {type(error).__name__}: {getattr(error, 'msg', None) or error}", file=sys.stderr)
-        for driver, label in ((phone, "phone"), (projector, "projector")):
-            if driver is not None:
-                try:
-                    screenshot(driver, args.out, f"failure-{label}.png")
-                except Exception:  # the browser may be what failed
-                    pass
+        screenshot_failure(args.out, phone=phone, projector=projector)
         return 1
     finally:
-        for driver in (phone, projector):
-            if driver is not None:
-                try:
-                    driver.quit()
-                except Exception:
-                    pass
+        quit_browsers(phone, projector)
         for bot in bots:
             if bot.poll() is None:
                 bot.terminate()

@@ -6,25 +6,6 @@ import PairsWire
 import Synchronization
 import Testing
 
-/// Rewrites the first `joined` a server sends on a connection into a `redirect` to another server, as an
-/// instance of a cluster that does not own the room answers (protocol.md, "Several instances"). The rest of
-/// the first server's lines come through untouched, as they would: the client must ignore them.
-private final class RedirectingLines: @unchecked Sendable {
-    // @unchecked: one per proxied connection, called on that connection's thread only.
-    private let target: Int
-    private var hasRedirected = false
-
-    init(to port: Int) {
-        target = port
-    }
-
-    func rewrite(_ line: [UInt8]) -> [UInt8] {
-        guard !hasRedirected, case .joined(let joined)? = try? ServerMessageDecoder.decode(line: line) else { return line + [UInt8(ascii: "\n")] }
-        hasRedirected = true
-        return ServerMessageEncoder.encode(.redirect(Redirect(host: "127.0.0.1", port: target, request: .join, room: joined.room, id: joined.id)))
-    }
-}
-
 @Suite("Clients follow redirects", .ownThread)
 struct RedirectTests {
     /// Bounds a bots' game that goes wrong: a debug build on a busy machine is slow.

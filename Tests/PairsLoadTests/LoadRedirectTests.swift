@@ -5,24 +5,6 @@ import PairsTestSupport
 import PairsWire
 import Testing
 
-/// Turns the first `joined` of a connection into a `redirect` to another server, as an instance of a
-/// cluster that does not own the room answers.
-private final class RedirectingLines: @unchecked Sendable {
-    // @unchecked: one per proxied connection, called on that connection's thread only.
-    private let target: Int
-    private var hasRedirected = false
-
-    init(to port: Int) {
-        target = port
-    }
-
-    func rewrite(_ line: [UInt8]) -> [UInt8] {
-        guard !hasRedirected, case .joined(let joined)? = try? ServerMessageDecoder.decode(line: line) else { return line + [UInt8(ascii: "\n")] }
-        hasRedirected = true
-        return ServerMessageEncoder.encode(.redirect(Redirect(host: "127.0.0.1", port: target, request: .join, room: joined.room, id: joined.id)))
-    }
-}
-
 @Suite(.serialized, .ownThread)
 struct LoadRedirectTests {
     @Test("--follow-redirects: every join answered with a redirect is sent again where it names, and every game is played there")

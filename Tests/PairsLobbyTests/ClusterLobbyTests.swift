@@ -3,22 +3,6 @@ import PairsRules
 import PairsWire
 import Testing
 
-/// A cluster that answers nothing by itself (the harness's `answerCluster` does) and records what the
-/// lobby tells it.
-private final class RecordingCluster: LobbyCluster, @unchecked Sendable {
-    // @unchecked: the harness runs on the test's thread only.
-    let instanceTag = "a1b2c3"
-    private(set) var changes: [ClusterChange] = []
-
-    func ask(_ question: ClusterQuestion, answer: @escaping @Sendable (ClusterAnswer) -> Void) {
-        Issue.record("the lobby asks through its actions (askCluster), not the cluster directly")
-    }
-
-    func note(_ change: ClusterChange) {
-        changes.append(change)
-    }
-}
-
 /// The lobby as one instance of a cluster: what it asks, how its clients wait, and what it does with each
 /// answer. The cluster itself (Redis) is tested in PairsClusterTests; here its answers are given by hand.
 @Suite("The lobby in a cluster of instances")

@@ -3,22 +3,6 @@ import PairsRules
 import PairsWire
 import Testing
 
-/// A cluster that answers nothing by itself (the harness's `answerCluster` does) and records what the
-/// lobby tells it.
-private final class QueueCluster: LobbyCluster, @unchecked Sendable {
-    // @unchecked: the harness runs on the test's thread only.
-    let instanceTag = "a1b2c3"
-    private(set) var changes: [ClusterChange] = []
-
-    func ask(_ question: ClusterQuestion, answer: @escaping @Sendable (ClusterAnswer) -> Void) {
-        Issue.record("the lobby asks through its actions (askCluster), not the cluster directly")
-    }
-
-    func note(_ change: ClusterChange) {
-        changes.append(change)
-    }
-}
-
 /// Quick match across the instances of a cluster, as one instance's lobby sees it: the cluster's answers
 /// (a partner elsewhere, queued here, withdrawn or taken first, out of reach) are given by hand.
 @Suite("Quick match across instances")
@@ -41,7 +25,7 @@ struct ClusterQuickMatchTests {
 
     @Test("nobody waiting here: the cluster is asked, naming the room that would be made; a partner elsewhere is a redirect to join its room there")
     func partnerElsewhereIsARedirect() throws {
-        let cluster = QueueCluster()
+        let cluster = RecordingCluster()
         let lobby = LobbyHarness(cluster: cluster)
         let ann = follower("ann", in: lobby, id: 4)
         let asked = try #require(askedQuickRoom(lobby))
@@ -56,7 +40,7 @@ struct ClusterQuickMatchTests {
 
     @Test("nobody waiting anywhere: the room is made here and queued; a local quick joiner withdraws it first, then sits; one asking meanwhile on another shard waits for the same answer")
     func queuedHereThenWithdrawnForALocalPartner() throws {
-        let cluster = QueueCluster()
+        let cluster = RecordingCluster()
         let lobby = LobbyHarness(shards: 2, cluster: cluster)
         let ann = follower("ann", in: lobby)
         let room = try #require(askedQuickRoom(lobby))
@@ -75,7 +59,7 @@ struct ClusterQuickMatchTests {
 
     @Test("a withdrawal too late: the seat is kept for the player another instance sends, who joins by name; the local joiner gets a quick room of its own")
     func takenElsewhereKeepsTheSeat() throws {
-        let cluster = QueueCluster()
+        let cluster = RecordingCluster()
         let lobby = LobbyHarness(cluster: cluster)
         let ann = follower("ann", in: lobby)
         let room = try #require(askedQuickRoom(lobby))
@@ -100,7 +84,7 @@ struct ClusterQuickMatchTests {
 
     @Test("a partner found elsewhere for an asker who left goes to the next quick joiner that follows redirects, never to one that does not")
     func partnerOfAnAskerWhoLeft() throws {
-        let lobby = LobbyHarness(cluster: QueueCluster())
+        let lobby = LobbyHarness(cluster: RecordingCluster())
         let ann = follower("ann", in: lobby)
         _ = try #require(askedQuickRoom(lobby))
         let netcat = lobby.player("dan", joining: nil)
@@ -115,7 +99,7 @@ struct ClusterQuickMatchTests {
 
     @Test("a promised seat whose player never comes is offered on this instance again after 30 s")
     func promiseLapses() throws {
-        let lobby = LobbyHarness(cluster: QueueCluster())
+        let lobby = LobbyHarness(cluster: RecordingCluster())
         let ann = follower("ann", in: lobby)
         let room = try #require(askedQuickRoom(lobby))
         lobby.answerCluster(.here)
@@ -136,7 +120,7 @@ struct ClusterQuickMatchTests {
 
     @Test("a queued room whose player leaves, or is joined by name, leaves the cluster's queue")
     func queuedRoomIsWithdrawnWhenItStopsWaiting() throws {
-        let cluster = QueueCluster()
+        let cluster = RecordingCluster()
         let lobby = LobbyHarness(cluster: cluster)
         let ann = follower("ann", in: lobby)
         let room = try #require(askedQuickRoom(lobby))
@@ -153,7 +137,7 @@ struct ClusterQuickMatchTests {
 
     @Test("a client that does not follow redirects is paired on this instance only; with the cluster out of reach, quick match pairs here")
     func localOnlyAndFallback() throws {
-        let lobby = LobbyHarness(cluster: QueueCluster())
+        let lobby = LobbyHarness(cluster: RecordingCluster())
         let netcat = lobby.player("ann", joining: nil)
         #expect(lobby.clusterInquiries.isEmpty)
         let local = try #require(lobby.joined(netcat)?.room)

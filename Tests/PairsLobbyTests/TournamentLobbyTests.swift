@@ -25,6 +25,13 @@ struct TournamentLobbyTests {
         return id
     }
 
+    /// A connection that said hello as `name` and entered `tournament`.
+    private func entered(_ name: String, in tournament: String, lobby: LobbyHarness) -> ConnectionID {
+        let id = named(name, in: lobby)
+        lobby.send("tournament join \(tournament)", from: id)
+        return id
+    }
+
     private func tournaments(_ messages: [ServerMessage]) -> [TournamentView] {
         messages.compactMap { if case .tournament(let view) = $0 { view } else { nil } }
     }
@@ -212,10 +219,8 @@ struct TournamentLobbyTests {
         let lobby = harness()
         let host = named("host", in: lobby)
         lobby.send("tournament create cup swiss players 2", from: host)
-        let ann = named("ann", in: lobby)
-        lobby.send("tournament join cup", from: ann)
-        let bob = named("bob", in: lobby)
-        lobby.send("tournament join cup", from: bob)
+        let ann = entered("ann", in: "cup", lobby: lobby)
+        let bob = entered("bob", in: "cup", lobby: lobby)
         #expect(lobby.lastState(ann)?.state.phase == .playing)
         _ = lobby.take(ann)
         lobby.drop(bob)
@@ -254,10 +259,8 @@ struct TournamentLobbyTests {
         let lobby = harness()
         let host = named("host", in: lobby)
         lobby.send("tournament create bots arena minutes 5", from: host)
-        let ann = named("ann", in: lobby)
-        lobby.send("tournament join bots", from: ann)
-        let bob = named("bob", in: lobby)
-        lobby.send("tournament join bots", from: bob)
+        let ann = entered("ann", in: "bots", lobby: lobby)
+        let bob = entered("bob", in: "bots", lobby: lobby)
         lobby.send("tournament start bots", from: host)
         let token = try #require(lobby.joined(bob)?.token)
         lobby.drop(bob)
@@ -276,10 +279,8 @@ struct TournamentLobbyTests {
         let lobby = harness()
         let host = named("host", in: lobby)
         lobby.send("tournament create cup swiss", from: host)
-        let ann = named("ann", in: lobby)
-        lobby.send("tournament join cup", from: ann)
-        let bob = named("bob", in: lobby)
-        lobby.send("tournament join cup", from: bob)
+        let ann = entered("ann", in: "cup", lobby: lobby)
+        let bob = entered("bob", in: "cup", lobby: lobby)
         lobby.send("join den", from: ann)
         _ = lobby.take(ann)
         lobby.send("tournament start cup", from: host)
@@ -295,10 +296,8 @@ struct TournamentLobbyTests {
         let lobby = harness()
         let host = named("host", in: lobby)
         lobby.send("tournament create cup swiss", from: host)
-        let ann = named("ann", in: lobby)
-        lobby.send("tournament join cup", from: ann)
-        let bob = named("bob", in: lobby)
-        lobby.send("tournament join cup", from: bob)
+        let ann = entered("ann", in: "cup", lobby: lobby)
+        let bob = entered("bob", in: "cup", lobby: lobby)
         lobby.send("join den", from: bob)
         lobby.drop(bob)
         _ = lobby.take(ann)
@@ -393,8 +392,7 @@ struct TournamentLobbyTests {
         let lobby = harness()
         let host = named("host", in: lobby)
         lobby.send("tournament create cup swiss", from: host)
-        let ann = named("ann", in: lobby)
-        lobby.send("tournament join cup", from: ann)
+        let ann = entered("ann", in: "cup", lobby: lobby)
         lobby.advance(by: 301_000)
         #expect(lobby.closed[ann] == nil)
         #expect(lobby.closed[host] == .idle, "the creator follows it only by watching")
@@ -405,10 +403,8 @@ struct TournamentLobbyTests {
         let lobby = harness()
         let host = named("host", in: lobby)
         lobby.send("tournament create cup swiss players 2", from: host)
-        let ann = named("ann", in: lobby)
-        lobby.send("tournament join cup", from: ann)
-        let bob = named("bob", in: lobby)
-        lobby.send("tournament join cup", from: bob)
+        let ann = entered("ann", in: "cup", lobby: lobby)
+        let bob = entered("bob", in: "cup", lobby: lobby)
         try win(by: ann, in: lobby)
         lobby.send("tournament watch cup", from: host)
         #expect(tournaments(lobby.take(host)).last?.status == .finished)
