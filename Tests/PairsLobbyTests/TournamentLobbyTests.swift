@@ -98,16 +98,13 @@ struct TournamentLobbyTests {
         #expect(errors(lobby.take(host)).isEmpty)
     }
 
-    @Test("a Swiss of four is played through both its rounds to the end, and everyone's last message has the same final standings")
-    func swissPlaysToTheEnd() throws {
-        let lobby = LobbyHarness { $0.defaultRules = Self.rules; $0.tournaments.roundBreakMilliseconds = 5_000 }
+    /// host makes `cup`, a Swiss that starts by itself at four, and watches it; ann, bob, cat and dan enter,
+    /// and seat 0 wins every game of both rounds (5 s apart). Returns host's last message and the entrants.
+    private func playSwissOfFour(in lobby: LobbyHarness) throws -> (TournamentView, [String: ConnectionID]) {
         let host = named("host", in: lobby)
         lobby.send("tournament create cup swiss players 4", from: host)
         var players: [String: ConnectionID] = [:]
-        for name in ["ann", "bob", "cat", "dan"] {
-            players[name] = named(name, in: lobby)
-            lobby.send("tournament join cup", from: players[name]!)
-        }
+        for name in ["ann", "bob", "cat", "dan"] { players[name] = entered(name, in: "cup", lobby: lobby) }
         lobby.send("tournament watch cup", from: host)
         var view = try #require(tournaments(lobby.take(host)).last)
         #expect(view.status == .running, "it started by itself at four players")
@@ -117,6 +114,13 @@ struct TournamentLobbyTests {
             lobby.advance(by: 5_000)
             view = try #require(tournaments(lobby.take(host)).last)
         }
+        return (view, players)
+    }
+
+    @Test("a Swiss of four is played through both its rounds to the end, and everyone's last message has the same final standings")
+    func swissPlaysToTheEnd() throws {
+        let lobby = LobbyHarness { $0.defaultRules = Self.rules; $0.tournaments.roundBreakMilliseconds = 5_000 }
+        let (view, players) = try playSwissOfFour(in: lobby)
         #expect(view.status == .finished)
         #expect(view.pairings.isEmpty)
         #expect(view.standings.map(\.score) == [2, 1, 1, 0].map { QuarterPoints(points: $0) })
@@ -134,20 +138,7 @@ struct TournamentLobbyTests {
     @Test("on a server that keeps games, each game of a tournament is kept under its key, and its end hands the final standings to the store behind them")
     func finishedTournamentIsKept() throws {
         let lobby = LobbyHarness { $0.defaultRules = Self.rules; $0.tournaments.roundBreakMilliseconds = 5_000; $0.keepsGames = true }
-        let host = named("host", in: lobby)
-        lobby.send("tournament create cup swiss players 4", from: host)
-        var players: [String: ConnectionID] = [:]
-        for name in ["ann", "bob", "cat", "dan"] {
-            players[name] = named(name, in: lobby)
-            lobby.send("tournament join cup", from: players[name]!)
-        }
-        lobby.send("tournament watch cup", from: host)
-        var view = try #require(tournaments(lobby.take(host)).last)
-        for _ in 1...2 {
-            try playRound(view, players: players, in: lobby)
-            lobby.advance(by: 5_000)
-            view = try #require(tournaments(lobby.take(host)).last)
-        }
+        let (view, _) = try playSwissOfFour(in: lobby)
         #expect(view.status == .finished)
         #expect(lobby.records.count == 4)
         let keys = Set(lobby.records.map(\.tournament))
