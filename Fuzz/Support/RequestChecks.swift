@@ -22,7 +22,7 @@ func checkDecodedRequest(_ request: Request, line: some Sequence<UInt8>) {
         check(id.utf8.count <= RequestID.maxStringBytes, "\(shown(line)): an id of \(id.utf8.count) bytes")
     }
     switch request.message {
-    case .hello(let name, let password):
+    case .hello(let name, let password, _):
         checkCleaned(name, maxCharacters: TextCleaner.maxNameCharacters, maxBytes: TextCleaner.maxNameBytes, line: line)
         if let password {
             check(!password.isEmpty && password.utf8.count <= StorageLimits.maxPasswordBytes,
@@ -41,11 +41,13 @@ func checkDecodedRequest(_ request: Request, line: some Sequence<UInt8>) {
         }
         if let rules = query.rules { checkInRange(rules, line: line) }
         check(query.limit.map(StorageLimits.limitRange.contains) ?? true, "\(shown(line)): history limit out of range")
+        check(query.tournament.map(TournamentLimits.isValidKey) ?? true, "\(shown(line)): history of an invalid tournament key")
     case .leaderboard(let query):
         if let rules = query.rules { checkInRange(rules, line: line) }
         check(query.limit.map(StorageLimits.limitRange.contains) ?? true, "\(shown(line)): leaderboard limit out of range")
-    case .profile(let name):
+    case .profile(let name, let tournament):
         checkCleaned(name, maxCharacters: TextCleaner.maxNameCharacters, maxBytes: TextCleaner.maxNameBytes, line: line)
+        check(tournament.map(TournamentLimits.isValidKey) ?? true, "\(shown(line)): profile of an invalid tournament key")
     case .list(let query):
         check(query.limit.map(ListLimits.limitRange.contains) ?? true, "\(shown(line)): list limit out of range")
         check(query.after.map { RoomName.isValid($0.room) } ?? true, "\(shown(line)): list cursor names an invalid room")
