@@ -28,7 +28,7 @@ public final class EventLoop: @unchecked Sendable {
 
     public let poller: EventPoller
     public let queue: DispatchQueue
-    private var source: DispatchSourceRead?
+    private var source: ReadinessWaiter?
     // What `start` was given, kept for `handleReadySockets`; dropped by `cancel` with the source's.
     private var policy: Policy?
     private var beforeEachBatch: @Sendable () -> Void = {}
@@ -73,18 +73,17 @@ public final class EventLoop: @unchecked Sendable {
         self.beforeEachBatch = beforeEachBatch
         self.afterEachBatch = afterEachBatch
         self.handle = handle
-        let source = DispatchSource.makeReadSource(fileDescriptor: poller.descriptor, queue: queue)
-        // Holds the loop until the source is cancelled and Dispatch drops its handlers.
-        source.setEventHandler { [self] in
-            #if DEBUG
-            dispatchPrecondition(condition: .onQueue(queue))
-            #endif
-            wakeup()
+        do throws(SystemCallError) {
+            source = try ReadinessWaiter(watching: poller.descriptor, name: "pairs.loop", queue: queue) { [self] in
+                #if DEBUG
+                dispatchPrecondition(condition: .onQueue(queue))
+                #endif
+                // The epoll descriptor must stay open while the thread may wait on it: the poller closes it when freed.
+                withExtendedLifetime(self) { wakeup() }
+            }
+        } catch {
+            fatalError("cannot watch an epoll set: \(error.call) failed with errno \(error.errno)")
         }
-        // The epoll descriptor must stay open until Dispatch has let go of it: the poller closes it when freed.
-        source.setCancelHandler { [self] in withExtendedLifetime(poller) {} }
-        source.activate()
-        self.source = source
     }
 
     /// Harvests the ready sockets as the policy says, waiting briefly for more once they are quiet: what a
@@ -116,7 +115,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Stops serving. The handlers are dropped once Dispatch has let go of the descriptor, and with them
     /// whatever they hold (typically the owner). Safe to call more than once.
     public func cancel() {
-        source?.cancel()
+        source?.stop()
         source = nil
         handle = nil
         beforeEachBatch = {}

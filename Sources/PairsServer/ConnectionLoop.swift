@@ -29,7 +29,7 @@ final class ConnectionLoop: @unchecked Sendable {
     /// for the next request (`Linger.forQuickAnswers`: a bot answers a state within tens of microseconds).
     /// Newcomers are not held off by the wait: the listening socket is in the epoll set, so a connect ends
     /// the wait like a request does.
-    static let harvestPolicy = EventLoop.Policy(maxBatchesPerWakeup: 4, linger: .forQuickAnswers)
+    static let harvestPolicy = EventLoop.Policy(maxBatchesPerWakeup: 4, linger: ProcessInfoLinger.value)
 
     /// Where the loop is in its life.
     private enum State {
@@ -286,4 +286,9 @@ final class ConnectionLoop: @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
         #endif
     }
+}
+
+import Glibc
+enum ProcessInfoLinger {
+    static let value: EventPoller.Linger = getenv("PAIRS_NO_LINGER") != nil ? .none : .forQuickAnswers
 }
