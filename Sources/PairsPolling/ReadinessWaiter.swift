@@ -20,9 +20,9 @@ final class ReadinessWaiter: Sendable {
     private let wake: Int32
     private let stopped = Atomic<Bool>(false)
 
-    /// Starts a thread named `name` that calls `ready` on `queue` whenever `descriptor` (an epoll set) is
-    /// readable, until `stop`. `ready` must take what is ready (or the thread calls it again at once).
-    init(watching descriptor: Int32, name: String, queue: DispatchQueue, ready: @escaping @Sendable () -> Void) throws(SystemCallError) {
+    /// Starts a thread that calls `ready` on `queue` whenever `descriptor` (an epoll set) is readable, until
+    /// `stop`. `ready` must take what is ready (or the thread calls it again at once).
+    init(watching descriptor: Int32, queue: DispatchQueue, ready: @escaping @Sendable () -> Void) throws(SystemCallError) {
         let outer = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard outer >= 0 else { throw SystemCallError(call: "epoll_create1", errno: errno) }
         let wake = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
@@ -43,7 +43,7 @@ final class ReadinessWaiter: Sendable {
         }
         self.outer = outer
         self.wake = wake
-        let body = Body(waiter: self, queue: queue, ready: ready, name: name)
+        let body = Body(waiter: self, queue: queue, ready: ready)
         var thread = pthread_t()
         let context = Unmanaged.passRetained(body).toOpaque()
         let created = pthread_create(&thread, nil, { context in
@@ -79,13 +79,11 @@ final class ReadinessWaiter: Sendable {
         let waiter: ReadinessWaiter
         let queue: DispatchQueue
         let ready: @Sendable () -> Void
-        let name: String
 
-        init(waiter: ReadinessWaiter, queue: DispatchQueue, ready: @escaping @Sendable () -> Void, name: String) {
+        init(waiter: ReadinessWaiter, queue: DispatchQueue, ready: @escaping @Sendable () -> Void) {
             self.waiter = waiter
             self.queue = queue
             self.ready = ready
-            self.name = name
         }
 
         func run() {
