@@ -39,10 +39,16 @@ public final class LoadRunGroup: @unchecked Sendable {
     public init(configuration: LoadConfiguration) throws(LoadError) {
         self.configuration = configuration
         var runners: [LoadRunner] = []
-        if configuration.loopsInUse == 1 {
-            runners.append(try LoadRunner(configuration: configuration))
-        } else {
-            for share in configuration.loopShares { runners.append(try LoadRunner(configuration: share)) }
+        do throws(LoadError) {
+            if configuration.loopsInUse == 1 {
+                runners.append(try LoadRunner(configuration: configuration))
+            } else {
+                for share in configuration.loopShares { runners.append(try LoadRunner(configuration: share)) }
+            }
+        } catch {
+            // Each runner watches its sockets from the start (a thread of its own): the ones made let go of it.
+            for runner in runners { runner.discard() }
+            throw error
         }
         self.runners = runners
         reports = Array(repeating: nil, count: runners.count)

@@ -19,7 +19,7 @@ import PairsWire
 /// - One serial queue owns everything, as in the server, so nothing needs a lock. That is the
 ///   `@unchecked Sendable` promise: every mutable property is used only on `queue`.
 /// - Every socket is in one level-triggered epoll instance (`EventPoller`), and only the epoll descriptor
-///   has a Dispatch read source. One Dispatch wakeup harvests up to `EventPoller.maxEvents` ready sockets,
+///   is waited for (`EventLoop`). One wakeup harvests up to `EventPoller.maxEvents` ready sockets,
 ///   instead of one wakeup per socket per message as per-socket sources would cost.
 /// - Timers (think time, pacing, resends, each second's CPU reading, the end of the run) are entries in one
 ///   min-heap (`TimerHeap`) behind one Dispatch timer armed for the earliest.
@@ -88,7 +88,7 @@ public final class LoadRunner: @unchecked Sendable {
     let thinkNanoseconds: UInt64
     /// How the event loop harvests. Once every socket is quiet, it waits briefly for the server's next
     /// state (`Linger.forQuickAnswers`), as the server does for requests: a state that arrives meanwhile is
-    /// read by the waiting thread, with no wake-up of Dispatch's manager thread in between. Without it, at
+    /// read by the waiting thread at once, without letting go of the queue and being woken again. Without it, at
     /// one game the load client used more CPU than the server it drives, and added those hand-offs to every
     /// latency it measured. Only without think time or pacing: then the timers are resends, the seconds' CPU
     /// readings and the end of the run, which can wait the 3.2 ms the waits may take; paced bots' could not.
@@ -135,6 +135,20 @@ public final class LoadRunner: @unchecked Sendable {
                                          linger: isPaced ? .none : .forQuickAnswers)
         flipLine.reserveCapacity(64)
         maskingKeys = SplitMix64(seed: configuration.seed ^ 0x6455)
+        // Watched from now on, so that a thread the system cannot give is said here, before any connection.
+        // Its epoll set is empty until the run begins, so nothing runs on the queue before `begin`.
+        do {
+            try loop.start(policy: harvestPolicy,
+                           beforeEachBatch: { [self] in batchTime = MonotonicClock.nanoseconds() },
+                           handle: { [self] token, events in handle(Int(token), events: events) },
+                           afterHarvest: { [self] in
+                               // Busy or quiet, the loop returns; the timers due meanwhile run first.
+                               runDueTimers()
+                               armTimer()
+                           })
+        } catch {
+            throw .system(call: error.call, errno: error.errno)
+        }
     }
 
     deinit {
@@ -163,6 +177,11 @@ public final class LoadRunner: @unchecked Sendable {
             self.completion = completion
             begin()
         }
+    }
+
+    /// Lets go of a runner that will never start: its loop stops watching, and nothing holds it any more.
+    func discard() {
+        queue.sync { loop.cancel() }
     }
 
     /// Ends the run early (Ctrl-C): the games in flight are counted as unfinished and the report follows.
@@ -202,14 +221,6 @@ public final class LoadRunner: @unchecked Sendable {
         gamesReserved = count
         liveGames = count
 
-        loop.start(policy: harvestPolicy,
-                   beforeEachBatch: { [self] in batchTime = MonotonicClock.nanoseconds() },
-                   handle: { [self] token, events in handle(Int(token), events: events) },
-                   afterHarvest: { [self] in
-                       // Busy or quiet, the loop returns; the timers due meanwhile run first.
-                       runDueTimers()
-                       armTimer()
-                   })
         timer = DeadlineTimer(queue: queue, leeway: .nanoseconds(Self.timerLeewayNanoseconds)) { [self] in
             runDueTimers()
             armTimer()

@@ -3,12 +3,15 @@ import Dispatch
 /// An `EventPoller` served on its owner's Dispatch queue: the one event loop of the server and the load
 /// generator.
 ///
-/// Only the epoll descriptor has a Dispatch read source, on the owner's queue. Each time it fires, the loop
-/// harvests the ready sockets batch after batch (`EventPoller.harvestUntilQuiet`) as its `Policy` says,
-/// calls `handle` for each, and then `afterHarvest` once, for the owner's timers. Whether it stopped
-/// because every socket was quiet or because it took the batches allowed, it then returns: the descriptor
-/// stays readable while any socket is ready, so Dispatch calls again, after the other sources on the queue
-/// (coming back through `queue.async` instead was measured to starve those sources under load).
+/// A thread of its own sleeps until the epoll descriptor is readable (`ReadinessWaiter`) and then runs the
+/// loop on the owner's queue with `queue.sync`, on that very thread: the kernel wakes the thread that
+/// handles the batch, where a Dispatch read source woke Dispatch's manager thread, which woke a worker
+/// (BENCHMARKS.md, "A thread that waits for the sockets"). Each time, the loop harvests the ready sockets
+/// batch after batch (`EventPoller.harvestUntilQuiet`) as its `Policy` says, calls `handle` for each, and
+/// then `afterHarvest` once, for the owner's timers. Whether it stopped because every socket was quiet or
+/// because it took the batches allowed, it then returns and lets go of the queue: the descriptor stays
+/// readable while any socket is ready, so the thread comes back at once, after whatever else waits for
+/// the queue (its timers).
 ///
 /// Confined to `queue`, which is what makes `@unchecked Sendable` true: `start` and `cancel` are called
 /// there (or before anything runs there), and the handlers run there.
@@ -28,7 +31,8 @@ public final class EventLoop: @unchecked Sendable {
 
     public let poller: EventPoller
     public let queue: DispatchQueue
-    private var source: DispatchSourceRead?
+    /// The thread that sleeps until a socket is ready; nil before `start` and after `cancel`.
+    private var waiter: ReadinessWaiter?
     // What `start` was given, kept for `handleReadySockets`; dropped by `cancel` with the source's.
     private var policy: Policy?
     private var beforeEachBatch: @Sendable () -> Void = {}
@@ -50,8 +54,8 @@ public final class EventLoop: @unchecked Sendable {
         afterEachBatch: @escaping @Sendable () -> Void = {},
         handle: @escaping @Sendable (_ token: UInt64, _ events: UInt32) -> Void,
         afterHarvest: @escaping @Sendable () -> Void = {}
-    ) {
-        start(policy: policy, beforeEachBatch: beforeEachBatch, afterEachBatch: afterEachBatch, handle: handle,
+    ) throws(SystemCallError) {
+        try start(policy: policy, beforeEachBatch: beforeEachBatch, afterEachBatch: afterEachBatch, handle: handle,
               wakeup: { [self] in
                   harvest()
                   afterHarvest()
@@ -67,24 +71,19 @@ public final class EventLoop: @unchecked Sendable {
         afterEachBatch: @escaping @Sendable () -> Void = {},
         handle: @escaping @Sendable (_ token: UInt64, _ events: UInt32) -> Void,
         wakeup: @escaping @Sendable () -> Void
-    ) {
-        precondition(source == nil, "an event loop is started once")
+    ) throws(SystemCallError) {
+        precondition(waiter == nil, "an event loop is started once")
         self.policy = policy
         self.beforeEachBatch = beforeEachBatch
         self.afterEachBatch = afterEachBatch
         self.handle = handle
-        let source = DispatchSource.makeReadSource(fileDescriptor: poller.descriptor, queue: queue)
-        // Holds the loop until the source is cancelled and Dispatch drops its handlers.
-        source.setEventHandler { [self] in
+        waiter = try ReadinessWaiter(watching: poller.descriptor, queue: queue) { [self] in
             #if DEBUG
             dispatchPrecondition(condition: .onQueue(queue))
             #endif
-            wakeup()
+            // The epoll descriptor must stay open while the thread may wait on it: the poller closes it when freed.
+            withExtendedLifetime(self) { wakeup() }
         }
-        // The epoll descriptor must stay open until Dispatch has let go of it: the poller closes it when freed.
-        source.setCancelHandler { [self] in withExtendedLifetime(poller) {} }
-        source.activate()
-        self.source = source
     }
 
     /// Harvests the ready sockets as the policy says, waiting briefly for more once they are quiet: what a
@@ -93,7 +92,7 @@ public final class EventLoop: @unchecked Sendable {
         #if DEBUG
         dispatchPrecondition(condition: .onQueue(queue))
         #endif
-        guard source != nil, let policy, let handle else { return }
+        guard waiter != nil, let policy, let handle else { return }
         poller.harvestUntilQuiet(maxBatches: policy.maxBatchesPerWakeup, lingering: policy.linger,
                                  beforeEachBatch: beforeEachBatch, afterEachBatch: afterEachBatch, handle)
     }
@@ -108,7 +107,7 @@ public final class EventLoop: @unchecked Sendable {
         #if DEBUG
         dispatchPrecondition(condition: .onQueue(queue))
         #endif
-        guard source != nil, let policy, let handle else { return }
+        guard waiter != nil, let policy, let handle else { return }
         _ = poller.harvestUntilQuiet(maxBatches: policy.maxBatchesPerWakeup, beforeEachBatch: beforeEachBatch,
                                      afterEachBatch: afterEachBatch, handle)
     }
@@ -116,8 +115,8 @@ public final class EventLoop: @unchecked Sendable {
     /// Stops serving. The handlers are dropped once Dispatch has let go of the descriptor, and with them
     /// whatever they hold (typically the owner). Safe to call more than once.
     public func cancel() {
-        source?.cancel()
-        source = nil
+        waiter?.stop()
+        waiter = nil
         handle = nil
         beforeEachBatch = {}
         afterEachBatch = {}
@@ -128,9 +127,9 @@ extension EventPoller.Linger {
     /// Up to 200 µs at a time, at most 16 times per wakeup: the wait of an owner whose peers answer at once
     /// (the server waiting for a bot's next request, the load generator for the server's next state).
     ///
-    /// An answer that arrives during the wait is read by the very thread the kernel wakes; without it, each
-    /// one woke Dispatch's manager thread, which then woke a worker to run the handler (README.md,
-    /// "Benchmarks", has what that cost). Asleep in `epoll_pwait2`, the wait costs no CPU; a lone human's
+    /// An answer that arrives during the wait is read at once, with the queue still held, rather than by
+    /// going back to sleep and taking the queue again (with a Dispatch read source it was worse: each
+    /// answer woke Dispatch's manager thread, which woke a worker). Asleep in `epoll_pwait2`, the wait costs no CPU; a lone human's
     /// line costs one timer wakeup more. At most 16 waits, because nothing else runs on the owner's queue
     /// meanwhile: back-to-back traffic can hold off its timers by 16 x 200 µs = 3.2 ms of waiting at most.
     public static let forQuickAnswers = EventPoller.Linger(microseconds: 200, times: 16)

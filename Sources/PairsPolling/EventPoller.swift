@@ -10,7 +10,7 @@ import Glibc
 /// after the handler, another trip through the manager (an eventfd write and an `epoll_ctl`) to re-arm the
 /// source. With thousands of busy sockets on two cores those hand-offs are most of the work (measured:
 /// README.md, "Benchmarks"). Here the sockets live in one epoll instance and the owner watches
-/// only its descriptor, with one Dispatch read source: one wakeup, then `harvest` collects up to
+/// only its descriptor (`EventLoop`, with a thread that waits for it): one wakeup, then `harvest` collects up to
 /// `maxEvents` ready sockets with a single non-blocking `epoll_wait`, so the cost of a wakeup is shared by
 /// every socket that became ready meanwhile. Dispatch still drives everything: the handler runs on the
 /// owner's queue, between its timers, and never waits longer than its owner allows (`harvest(waitingUpTo:_:)`).
@@ -134,7 +134,7 @@ public final class EventPoller {
     /// and if one comes, harvests again as before, `maxBatches` more at most. Returns false when it stopped
     /// at `maxBatches` with sockets possibly still ready; true when quiet.
     ///
-    /// An owner driven by a Dispatch read source on `descriptor` can simply return either way: the
+    /// An owner woken whenever `descriptor` is readable (`EventLoop`) can simply return either way: the
     /// descriptor stays readable while any socket is ready, so Dispatch calls again, after the owner's other
     /// sources. (Coming back through `queue.async` instead was measured to starve those sources.)
     @discardableResult

@@ -10,8 +10,8 @@ import PairsWire
 ///
 /// Every input enters through `handle` on `queue`, the only place that settles what an input left to do.
 /// Everything here and in the parts is used only on `queue` (checked in debug builds at each entry), which
-/// is the `@unchecked Sendable` promise. Sockets are non-blocking and every Dispatch source (readiness, the
-/// timer) targets the queue, so no lock is needed. The loop holds its own lobby, epoll set, read buffer and
+/// is the `@unchecked Sendable` promise. Sockets are non-blocking, and the readiness
+/// thread (`EventLoop`) and the timer run their work on the queue, so no lock is needed. The loop holds its own lobby, epoll set, read buffer and
 /// timer: a server could run several, each with its own listener or dealt connections by one.
 ///
 /// Client sockets and the listening socket sit in one epoll set watched by a single Dispatch read source
@@ -81,11 +81,15 @@ final class ConnectionLoop: @unchecked Sendable {
         try listener?.watch(with: events.poller)
         state = .running(listener)
         sockets = LoopSockets(loop: self, events: events, outputLimit: outputLimit)
-        events.start(policy: Self.harvestPolicy,
-                     beforeEachBatch: { [self] in sockets.startBatch() },
-                     afterEachBatch: { [self] in sockets.endBatch() },
-                     handle: { [self] token, events in sockets.serviceReadySocket(token, events: events) },
-                     wakeup: { [self] in handle(.socketsReady) })
+        do throws(SystemCallError) {
+            try events.start(policy: Self.harvestPolicy,
+                             beforeEachBatch: { [self] in sockets.startBatch() },
+                             afterEachBatch: { [self] in sockets.endBatch() },
+                             handle: { [self] token, events in sockets.serviceReadySocket(token, events: events) },
+                             wakeup: { [self] in handle(.socketsReady) })
+        } catch {
+            throw .system(call: error.call, errno: error.errno)
+        }
         timer.start(clock.makeTimer(on: queue) { [self] in handle(.timerFired) })
     }
 

@@ -48,7 +48,7 @@ private final class Pair: Sendable {
     }
 }
 
-@Suite("The event loop of the server and the load client: one Dispatch source over the epoll set", .ownThread)
+@Suite("The event loop of the server and the load client: one waiting thread over the epoll set, running the loop on its queue", .ownThread)
 struct EventLoopTests {
     @Test("a ready socket is handled on the loop's queue under its token, between the batch hook and the after hook")
     func handlesReadySocketsOnItsQueue() throws {
@@ -57,8 +57,8 @@ struct EventLoopTests {
         let pair = try Pair()
         #expect(loop.poller.add(pair.ours, token: 11, interest: EventPoller.readable))
         let recorder = Recorder(queue: queue)
-        queue.sync {
-            loop.start(policy: EventLoop.Policy(maxBatchesPerWakeup: 4, linger: .none),
+        try queue.sync {
+            try loop.start(policy: EventLoop.Policy(maxBatchesPerWakeup: 4, linger: .none),
                        beforeEachBatch: { recorder.record("batch") },
                        handle: { token, events in
                            recorder.record("socket \(token) \(events & EventPoller.readable != 0 ? "readable" : "?")")
@@ -86,8 +86,8 @@ struct EventLoopTests {
             #expect(loop.poller.add(pair.ours, token: 1, interest: EventPoller.readable))
             let recorder = Recorder(queue: queue)
             released = recorder
-            queue.sync {
-                loop.start(policy: EventLoop.Policy(maxBatchesPerWakeup: 1, linger: .none),
+            try queue.sync {
+                try loop.start(policy: EventLoop.Policy(maxBatchesPerWakeup: 1, linger: .none),
                            handle: { _, _ in
                                calls.add(1, ordering: .relaxed)
                                recorder.record("socket")
@@ -103,21 +103,21 @@ struct EventLoopTests {
         #expect(calls.load(ordering: .relaxed) == 0)
     }
 
-    @Test("handleReadySockets reads what has arrived before the caller goes on, though the read source has not run")
+    @Test("handleReadySockets reads what has arrived before the caller goes on, though the waiting thread has not run the loop")
     func handleReadySocketsRunsAheadOfTheSource() throws {
         let queue = DispatchQueue(label: "loop test")
         let loop = try EventLoop(queue: queue)
         let pair = try Pair()
         #expect(loop.poller.add(pair.ours, token: 7, interest: EventPoller.readable))
         let recorder = Recorder(queue: queue)
-        queue.sync {
-            loop.start(policy: EventLoop.Policy(maxBatchesPerWakeup: 4, linger: .none),
+        try queue.sync {
+            try loop.start(policy: EventLoop.Policy(maxBatchesPerWakeup: 4, linger: .none),
                        handle: { token, _ in
                            recorder.record("socket \(token)")
                            pair.drain()
                        },
                        afterHarvest: { recorder.record("after") })
-            // Still on the queue, so the read source cannot have run: only the call itself can read it.
+            // Still on the queue, so the waiting thread cannot have run the loop: only the call itself can read it.
             _ = write(pair.theirs, "x\n", 2)
             loop.handleReadySockets()
             #expect(recorder.calls == ["socket 7"])
