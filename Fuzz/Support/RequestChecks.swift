@@ -4,8 +4,8 @@ import PairsRules
 // What must hold of whatever the request decoder makes of a line: shared by the request decoder's target
 // and the text command parser's.
 
-/// The codes a line alone can earn; the others depend on the connection's state, which decoding never sees.
-private let decodingErrorCodes: Set<ErrorCode> = [.badJSON, .unknownType, .badField, .badRoom, .unsupportedProtocol]
+/// The codes a line alone can earn (`bad_format`: a tournament_create whose format and length do not fit); the others depend on the connection's state, which decoding never sees.
+private let decodingErrorCodes: Set<ErrorCode> = [.badJSON, .unknownType, .badField, .badRoom, .unsupportedProtocol, .badFormat]
 
 /// An error from decoding `line`: a code decoding can give, and a message a person can read on a terminal.
 func checkDecodingError(_ error: RequestError, line: some Sequence<UInt8>) {
