@@ -37,22 +37,27 @@ final class Connection: @unchecked Sendable {
     static let maxWriteBytesPerEvent = 64 * 1024
 
     let id: ConnectionID
-    let fd: Int32
+    /// The socket, and the epoll set it is watched in.
+    private var socket: WatchedSocket
     var lifecycle = Lifecycle.open
     /// How the connection's bytes are read. Set with `adopt` when it changes kind, which sets `dialect` too.
     var framing: Framing
     /// What the connection speaks, for writing to it. Kept apart from `framing`, which is being worked on
     /// while a read's messages are handled, and answered.
     private(set) var dialect: Dialect
-    var output = OutputQueue()
-    /// The peer's address once the connection is a WebSocket, for `PageVisitors` when it closes (the peer
-    /// may be gone by then). Kept here rather than in `framing`, which a read is mutating when a message's
-    /// answer can close the connection.
-    var webSocketHost: String?
-    /// Output held back: until the store settles a game, or until `stats` answers gathered from every loop come.
-    var holding = Holding()
+    /// What waits to go out: bytes the socket has not taken yet, and output held back.
+    var outbox = Outbox()
     /// Whether the connection is on its way to another loop, and the input that waits for it there.
     var transit = Transit()
+
+    /// What waits to go out to the client, in order: first what is queued for the socket, then what is held.
+    struct Outbox {
+        /// Bytes written to the connection that its socket has not taken yet.
+        var queued = OutputQueue()
+        /// Output not yet queued: held until the store settles a game, or until `stats` answers gathered
+        /// from every loop come.
+        var held = Holding()
+    }
 
     /// Output held back, in order, while a game's end waits for the store or a `stats` answer for the loops.
     struct Holding {
@@ -63,10 +68,48 @@ final class Connection: @unchecked Sendable {
         var since = Moment(milliseconds: 0)
         /// The bytes held, with how many messages each holds, in order; a `stats` answer still awaited keeps
         /// its place as an empty entry of -1 messages.
-        var lines: [(bytes: [UInt8], messages: Int)] = []
+        private(set) var lines: [(bytes: [UInt8], messages: Int)] = []
         /// `stats` answers awaited from the loops (`LoopGroup.gatherStatistics`), so replies keep the order
         /// of the requests.
-        var statisticsAwaited = 0
+        private var statisticsAwaited = 0
+
+        /// Whether output is held: what is sent now must wait behind it.
+        var isHolding: Bool { untilTicket != nil || statisticsAwaited > 0 }
+
+        /// Holds `bytes` behind what is held.
+        mutating func append(_ bytes: [UInt8], messages: Int) {
+            lines.append((bytes, messages))
+        }
+
+        /// Keeps the place of a `stats` answer being gathered from every loop.
+        mutating func awaitStatistics() {
+            statisticsAwaited += 1
+            lines.append((bytes: [], messages: -1))
+        }
+
+        /// Puts a gathered `stats` answer in the place of the oldest awaited; false if none was awaited.
+        mutating func fillStatistics(_ bytes: [UInt8]) -> Bool {
+            guard statisticsAwaited > 0, let place = lines.firstIndex(where: { $0.messages < 0 }) else { return false }
+            lines[place] = (bytes, 1)
+            statisticsAwaited -= 1
+            return true
+        }
+
+        /// The store settled the game held for (or the hold ended): what is held, to send now, unless a
+        /// `stats` answer is still awaited, which keeps holding everything behind it.
+        mutating func releaseStore() -> [(bytes: [UInt8], messages: Int)] {
+            untilTicket = nil
+            guard statisticsAwaited == 0 else { return [] }
+            defer { lines = [] }
+            return lines
+        }
+
+        /// Drops everything held: a goodbye that discards queued output.
+        mutating func discard() {
+            untilTicket = nil
+            statisticsAwaited = 0
+            lines = []
+        }
     }
 
     /// A connection between loops.
@@ -99,10 +142,9 @@ final class Connection: @unchecked Sendable {
         }
     }
 
-    /// The epoll set the socket is in, and what it is watched for there.
-    private var watched = Watched()
-
-    private struct Watched {
+    /// A socket, the epoll set it is in, and what it is watched for there.
+    private struct WatchedSocket {
+        let fd: Int32
         /// The loop's epoll set, once the connection is in it.
         var poller: EventPoller?
         /// What the epoll set watches the socket for. Room to write is watched only while output is queued,
@@ -112,7 +154,7 @@ final class Connection: @unchecked Sendable {
 
     init(id: ConnectionID, fd: Int32, framing: Framing) {
         self.id = id
-        self.fd = fd
+        socket = WatchedSocket(fd: fd)
         self.framing = framing
         dialect = framing.dialect
     }
@@ -122,6 +164,8 @@ final class Connection: @unchecked Sendable {
         self.framing = framing
         dialect = framing.dialect
     }
+
+    var fd: Int32 { socket.fd }
 
     var isOpen: Bool {
         if case .open = lifecycle { true } else { false }
@@ -138,17 +182,17 @@ final class Connection: @unchecked Sendable {
 
     /// Puts the socket in the server's epoll set, which reports it by `token`.
     func watch(with poller: EventPoller) -> Bool {
-        watched.poller = poller
-        watched.interest = EventPoller.readable
-        return poller.add(fd, token: token, interest: watched.interest)
+        socket.poller = poller
+        socket.interest = EventPoller.readable
+        return poller.add(fd, token: token, interest: socket.interest)
     }
 
     /// Takes the socket out of the epoll set it is in and puts it in `poller`'s, watched for what it was:
     /// the connection moves to another loop.
     func move(to poller: EventPoller) -> Bool {
-        watched.poller?.remove(fd)
-        watched.poller = poller
-        return poller.add(fd, token: token, interest: watched.interest)
+        socket.poller?.remove(fd)
+        socket.poller = poller
+        return poller.add(fd, token: token, interest: socket.interest)
     }
 
     /// Reads what the socket has, up to the buffer's size.
@@ -159,26 +203,26 @@ final class Connection: @unchecked Sendable {
     /// Sends `bytes` now if the socket takes them, queues what it does not, and watches for room to write.
     /// The array is queued by reference, so a broadcast costs no copy per recipient.
     func write(_ bytes: [UInt8], limit: Int) -> OutputQueue.WriteOutcome {
-        let outcome = output.write(bytes, to: fd, limit: limit)
-        if !output.isEmpty { watch(writable: true) }
+        let outcome = outbox.queued.write(bytes, to: fd, limit: limit)
+        if !outbox.queued.isEmpty { watch(writable: true) }
         return outcome
     }
 
     /// Sends queued bytes, at most `maxWriteBytesPerEvent`. Returns false when the socket is broken.
     func flush() -> Bool {
-        guard output.flush(to: fd, maxBytes: Self.maxWriteBytesPerEvent) else { return false }
-        watch(writable: !output.isEmpty)
+        guard outbox.queued.flush(to: fd, maxBytes: Self.maxWriteBytesPerEvent) else { return false }
+        watch(writable: !outbox.queued.isEmpty)
         return true
     }
 
     /// Stops watching for input: the peer has closed its side, and an end of stream stays readable, so
     /// watching on would report it in every batch.
     func stopReading() {
-        setInterest(watched.interest & ~EventPoller.readable)
+        setInterest(socket.interest & ~EventPoller.readable)
     }
 
     /// Whether the socket is still watched for input.
-    var isReading: Bool { watched.interest & EventPoller.readable != 0 }
+    var isReading: Bool { socket.interest & EventPoller.readable != 0 }
 
     /// Shuts the write side: the peer reads the end of the stream after everything sent.
     func shutdownWriting() {
@@ -189,18 +233,18 @@ final class Connection: @unchecked Sendable {
     func closeSocket() {
         if case .closed = lifecycle { return }
         lifecycle = .closed
-        output.discardUnsent()
-        watched.poller?.remove(fd)
+        outbox.queued.discardUnsent()
+        socket.poller?.remove(fd)
         Glibc.close(fd)
     }
 
     private func watch(writable: Bool) {
-        setInterest(writable ? watched.interest | EventPoller.writable : watched.interest & ~EventPoller.writable)
+        setInterest(writable ? socket.interest | EventPoller.writable : socket.interest & ~EventPoller.writable)
     }
 
     private func setInterest(_ wanted: UInt32) {
-        guard wanted != watched.interest, let poller = watched.poller else { return }
-        watched.interest = wanted
+        guard wanted != socket.interest, let poller = socket.poller else { return }
+        socket.interest = wanted
         _ = poller.modify(fd, token: token, interest: wanted)
     }
 }

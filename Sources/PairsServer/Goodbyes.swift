@@ -43,10 +43,9 @@ final class Goodbyes {
     func finish(_ connection: Connection, saying lastWords: [UInt8], discardingQueued: Bool, at now: Moment) {
         loop.assertOnQueue()
         guard connection.isOpen else { return }
-        if connection.holding.untilTicket != nil {
+        if connection.outbox.held.untilTicket != nil {
             if discardingQueued {
-                connection.holding.untilTicket = nil
-                connection.holding.lines = []
+                connection.outbox.held.discard()
             } else {
                 // What was held goes before the last words, and only once its game is kept: a goodbye is
                 // rare enough (a `quit`, a shutdown) to wait here for the writer's batch.
@@ -56,13 +55,13 @@ final class Goodbyes {
                 guard connection.isOpen else { return }
             }
         }
-        if discardingQueued { connection.output.discardUnsent() }
+        if discardingQueued { connection.outbox.queued.discardUnsent() }
         let deadline = now.adding(milliseconds: Self.goodbyeMilliseconds)
         connection.lifecycle = .flushing(deadline: deadline)
         guard connection.write(lastWords, limit: .max) != .failed, connection.flush() else {
             return sockets.release(connection)
         }
-        if connection.output.isEmpty { startLingering(connection) }
+        if connection.outbox.queued.isEmpty { startLingering(connection) }
         loop.add(.goodbye(connection), at: deadline)
     }
 

@@ -47,7 +47,7 @@ final class LoopMoves {
                 destination.enqueue(.connectionMovingIn(.init(handOff: handOff, connection: nil, cause: .closedByPeer)))
                 continue
             }
-            if connection.holding.untilTicket != nil {
+            if connection.outbox.held.untilTicket != nil {
                 // A game's end is held until the store keeps it: rare for a mover, so kept simple, by waiting.
                 loop.gateway?.flushStore()
                 loop.gateway?.forget(connection)

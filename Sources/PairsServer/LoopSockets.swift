@@ -25,13 +25,12 @@ final class LoopSockets {
     var traffic = Traffic()
     /// How connections end: goodbyes, lingering, the drain.
     private(set) lazy var goodbyes = Goodbyes(sockets: self)
-    /// The frames of the broadcast being carried out, once a WebSocket recipient needed them: a room's
-    /// state is framed once however many of its members use WebSockets (`LobbyAction.broadcast`).
-    private var broadcastFrames: [UInt8]?
     /// Bytes queued for a connection at most: a connection that does not read is said goodbye to as too slow.
     let outputLimit: Int
     /// Connections moving to other loops.
     private(set) lazy var moves = LoopMoves(sockets: self)
+    /// What carries out the lobby's actions.
+    private lazy var actions = ActionCarrier(sockets: self)
 
     init(loop: ConnectionLoop, events: EventLoop, outputLimit: Int) {
         self.loop = loop
@@ -76,7 +75,8 @@ final class LoopSockets {
     /// forgotten the connection by then (it closed it, or heard of its end), so no table holds the slot.
     func release(_ connection: Connection) {
         if case .closed = connection.lifecycle { return }
-        if let host = connection.webSocketHost { loop.web.webSocketClosed(host) }
+        // Line connections are most, and never the page's: their closes skip the shared table's lock.
+        if connection.dialect != .lines { loop.web.closed(connection) }
         open.remove(connection.id)
         connection.closeSocket()
     }
@@ -202,51 +202,7 @@ final class LoopSockets {
     /// action can give the lobby more to decide (a send that finds its client too slow), which this loop
     /// then carries out too.
     func performLobbyActions() {
-        lobby.performActions { action in
-            switch action {
-            case .send(let bytes, let messages, let id):
-                guard let connection = open[id], connection.isOpen else { return }
-                send(connection.dialect == .webSocket ? connection.dialect.outgoing(bytes) : bytes, messages: messages, to: connection)
-            case .broadcast(let bytes, let messages, let id, let first):
-                if first { broadcastFrames = nil }
-                guard let connection = open[id], connection.isOpen else { return }
-                guard connection.dialect == .webSocket else { return send(bytes, messages: messages, to: connection) }
-                let frames = broadcastFrames ?? connection.dialect.outgoing(bytes)
-                broadcastFrames = frames
-                send(frames, messages: messages, to: connection)
-            case .close(let id, let reason):
-                guard let connection = open[id], connection.isOpen else { return }
-                goodbyes.sayGoodbye(to: connection, reason, at: loop.clock.now())
-            case .sendStatistics(let stats, let id):
-                guard let connection = open[id], connection.isOpen else { return }
-                guard loop.group.count > 1 else {
-                    return deliver(ServerMessageEncoder.encode(.stats(loop.statistics(at: loop.clock.now(), lobbyStatistics: stats))), messages: 1, to: connection)
-                }
-                // Every loop's counters are gathered off the loops; the answer keeps its place meanwhile.
-                connection.holding.statisticsAwaited += 1
-                connection.holding.lines.append((bytes: [], messages: -1))
-                let group = loop.group
-                group.gatherStatistics { total in
-                    var total = total
-                    total.id = stats.id
-                    group.forward(.statisticsGathered(total, for: .message(id)), to: id, from: -1)
-                }
-            case .log(let entry):
-                loop.log.write(entry)
-            case .record(let game, let recipients):
-                loop.gateway?.keep(game, holding: recipients)
-            case .recordTournament(let tournament):
-                loop.gateway?.keep(tournament)
-            case .query(let query, let request, let id):
-                loop.gateway?.answer(query, request: request, to: id)
-            case .checkName(let lookup):
-                loop.gateway?.check(lookup)
-            case .askCluster(let inquiry):
-                guard let cluster = lobby.sharedDirectory.cluster else { return }
-                let loop = self.loop
-                cluster.ask(inquiry.question) { answer in loop.enqueue(.clusterAnswered(inquiry, answer)) }
-            }
-        }
+        lobby.performActions { actions.carryOut($0) }
     }
 
     /// Queues lines for a connection, framed as its framing frames them.
@@ -257,7 +213,7 @@ final class LoopSockets {
     /// Queues bytes ready for the socket (lines, frames), within the output buffer's limit: a connection
     /// that does not read what it is sent is said goodbye to as too slow.
     func send(_ bytes: [UInt8], messages: Int, to connection: Connection) {
-        if connection.holding.untilTicket != nil || connection.holding.statisticsAwaited > 0 { return connection.holding.lines.append((bytes, messages)) }
+        if connection.outbox.held.isHolding { return connection.outbox.held.append(bytes, messages: messages) }
         switch connection.write(bytes, limit: outputLimit) {
         case .accepted:
             traffic.messagesOut += messages
@@ -274,20 +230,15 @@ final class LoopSockets {
 
     /// Sends what a connection has held, in order, and holds no more.
     func releaseHeld(_ connection: Connection) {
-        connection.holding.untilTicket = nil
-        guard connection.holding.statisticsAwaited == 0 else { return }
-        let held = connection.holding.lines
-        connection.holding.lines = []
+        let held = connection.outbox.held.releaseStore()
         guard connection.isOpen else { return }
         for chunk in held { send(chunk.bytes, messages: chunk.messages, to: connection) }
     }
 
     /// Gathered counters answer the oldest `stats` a connection awaits, in the place its answer was held.
     func fillStatistics(_ lines: [UInt8], for connection: Connection) {
-        guard connection.holding.statisticsAwaited > 0, let place = connection.holding.lines.firstIndex(where: { $0.messages < 0 }) else { return }
-        connection.holding.lines[place] = (connection.dialect == .webSocket ? connection.dialect.outgoing(lines) : lines, 1)
-        connection.holding.statisticsAwaited -= 1
-        if connection.holding.statisticsAwaited == 0, connection.holding.untilTicket == nil { releaseHeld(connection) }
+        guard connection.outbox.held.fillStatistics(connection.dialect.outgoing(lines)) else { return }
+        if !connection.outbox.held.isHolding { releaseHeld(connection) }
     }
 
     private func writable(_ connection: Connection) {
@@ -299,7 +250,7 @@ final class LoopSockets {
             case .flushing, .lingering: return release(connection)
             }
         }
-        if case .flushing = connection.lifecycle, connection.output.isEmpty {
+        if case .flushing = connection.lifecycle, connection.outbox.queued.isEmpty {
             goodbyes.startLingering(connection)
         }
     }

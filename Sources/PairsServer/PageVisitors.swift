@@ -1,3 +1,4 @@
+import PairsLobby
 import PairsRules
 
 /// The addresses that loaded the client page (or opened its WebSocket) lately: a silent connection from one
@@ -24,6 +25,9 @@ public struct PageVisitors: Sendable {
     /// How many of the page's WebSockets are open from each address: one that has the page open is
     /// remembered however long ago it loaded it. At most one entry per open WebSocket.
     private var openWebSockets: [String: Int] = [:]
+    /// The address each open WebSocket of the page came from, by connection: its close is noted by the
+    /// connection alone, on whichever loop it ends (the peer may be gone by then).
+    private var webSocketHosts: [ConnectionID: String] = [:]
 
     public init() {}
 
@@ -41,15 +45,18 @@ public struct PageVisitors: Sendable {
         lastVisits[host] = now
     }
 
-    /// Notes that `host` opened a WebSocket at `now`: it has the page open until the WebSocket closes.
-    public mutating func webSocketOpened(_ host: String, at now: Moment) {
+    /// Notes that `host` opened a WebSocket, `connection`, at `now`: it has the page open until the
+    /// WebSocket closes.
+    public mutating func webSocketOpened(_ host: String, by connection: ConnectionID, at now: Moment) {
+        guard webSocketHosts.updateValue(host, forKey: connection) == nil else { return }
         record(host, at: now)
         openWebSockets[host, default: 0] += 1
     }
 
-    /// Notes that a WebSocket `host` opened closed at `now`: the page may be reloading, so the address is
-    /// remembered for `memoryMilliseconds` from now.
-    public mutating func webSocketClosed(_ host: String, at now: Moment) {
+    /// Notes that `connection` closed at `now`. If it was one of the page's WebSockets, the page may be
+    /// reloading, so its address is remembered for `memoryMilliseconds` from now; any other is no news.
+    public mutating func closed(_ connection: ConnectionID, at now: Moment) {
+        guard let host = webSocketHosts.removeValue(forKey: connection) else { return }
         record(host, at: now)
         guard let open = openWebSockets[host] else { return }
         openWebSockets[host] = open > 1 ? open - 1 : nil

@@ -36,11 +36,11 @@ struct HeldOutput {
 
     /// Holds `connection`'s output until the store settles `ticket` (a later game's ticket extends a hold).
     mutating func hold(_ connection: Connection, until ticket: UInt64, at now: Moment) {
-        if connection.holding.untilTicket == nil {
+        if connection.outbox.held.untilTicket == nil {
             connections.append(connection)
-            connection.holding.since = now
+            connection.outbox.held.since = now
         }
-        connection.holding.untilTicket = ticket
+        connection.outbox.held.untilTicket = ticket
     }
 
     /// Stops holding `connection` here (it leaves the loop, its mover sends what it held).
@@ -53,13 +53,13 @@ struct HeldOutput {
     mutating func checkToSchedule(at now: Moment, maxMilliseconds: Int64) -> Moment? {
         guard !checkScheduled, let oldest = connections.first else { return nil }
         checkScheduled = true
-        return max(now, oldest.holding.since.adding(milliseconds: maxMilliseconds))
+        return max(now, oldest.outbox.held.since.adding(milliseconds: maxMilliseconds))
     }
 
     /// The connections held `maxMilliseconds` or longer at `now`, no longer held; the check is done.
     mutating func takeOverdue(at now: Moment, maxMilliseconds: Int64) -> [Connection] {
         checkScheduled = false
-        let isOverdue = { (connection: Connection) in connection.holding.since.milliseconds(until: now) >= maxMilliseconds }
+        let isOverdue = { (connection: Connection) in connection.outbox.held.since.milliseconds(until: now) >= maxMilliseconds }
         let overdue = connections.filter(isOverdue)
         connections.removeAll(where: isOverdue)
         return overdue
@@ -70,7 +70,7 @@ struct HeldOutput {
     mutating func takeSettled(through ticket: UInt64) -> [Connection] {
         var settled: [Connection] = []
         connections.removeAll { connection in
-            guard let until = connection.holding.untilTicket else { return true }
+            guard let until = connection.outbox.held.untilTicket else { return true }
             guard until <= ticket else { return false }
             settled.append(connection)
             return true

@@ -23,7 +23,7 @@ final class StoreGateway: @unchecked Sendable {
     /// Storage work not yet answered, by ticket: the client gets whichever comes first, the store's answer
     /// or `storage_timeout` at the deadline.
     private(set) var tickets: StorageTickets
-    /// Connections whose output is held until the store settles a game (`Connection.holding.untilTicket`).
+    /// Connections whose output is held until the store settles a game (`Connection.Holding.untilTicket`).
     private var held = HeldOutput()
     /// What the log says of the store's failures, rate-limited.
     private var alarm = StorageAlarm()

@@ -48,10 +48,10 @@ final class WebFront {
         welcomeWaits.remove(connection)
     }
 
-    /// A WebSocket from `host` closed: its page may be gone.
-    func webSocketClosed(_ host: String) {
+    /// A connection that was not a line connection closed: if it was the page's WebSocket, its page may be gone.
+    func closed(_ connection: Connection) {
         let now = loop.clock.now()
-        pageVisitors.withLock { $0.webSocketClosed(host, at: now) }
+        pageVisitors.withLock { $0.closed(connection.id, at: now) }
     }
 
     /// Bytes of a connection that does not speak messages yet: its first bytes, or an HTTP request.
@@ -205,11 +205,10 @@ final class WebFront {
                 let accepted = try WebSocketHandshake.response(to: request, allowedOrigins: configuration.allowedOrigins)
                 // A page with its WebSocket open may be reloaded at any time.
                 let host = (try? SocketAddress(peerOf: connection.fd))?.host ?? peer
-                pageVisitors.withLock { $0.webSocketOpened(host, at: now) }
+                pageVisitors.withLock { $0.webSocketOpened(host, by: connection.id, at: now) }
                 sockets.send(accepted.encoded(), messages: 0, to: connection)
                 loop.log.write(.info, .http(connection.id, peer: peer, request: .read(method: request.method.rawValue, path: String(request.path)),
                                             status: accepted.status.rawValue))
-                connection.webSocketHost = host
                 greet(connection, as: Framing.webSocket(), peer: peer, at: now)
                 if !rest.isEmpty, connection.isOpen { sockets.receive(rest, from: connection, at: now) }
                 return

@@ -1,3 +1,4 @@
+import PairsLobby
 import PairsRules
 import PairsServer
 import Testing
@@ -23,14 +24,18 @@ struct PageVisitorsTests {
     func openWebSocketsKeepTheAddress() {
         var visitors = PageVisitors()
         let host = "192.168.1.30"
-        visitors.webSocketOpened(host, at: start)
-        visitors.webSocketOpened(host, at: start)
+        let (first, second) = (ConnectionID(1, slot: 1), ConnectionID(2, slot: 2))
+        visitors.webSocketOpened(host, by: first, at: start)
+        visitors.webSocketOpened(host, by: second, at: start)
         let muchLater = start.adding(milliseconds: PageVisitors.memoryMilliseconds * 6)
         #expect(visitors.loadedThePageRecently(host, at: muchLater))
-        visitors.webSocketClosed(host, at: muchLater)
+        visitors.closed(first, at: muchLater)
+        // A connection that was never a WebSocket of the page, or whose close was noted already, is no news.
+        visitors.closed(ConnectionID(3, slot: 3), at: muchLater)
+        visitors.closed(first, at: muchLater)
         let evenLater = muchLater.adding(milliseconds: PageVisitors.memoryMilliseconds * 6)
         #expect(visitors.loadedThePageRecently(host, at: evenLater), "one WebSocket is still open")
-        visitors.webSocketClosed(host, at: evenLater)
+        visitors.closed(second, at: evenLater)
         #expect(visitors.loadedThePageRecently(host, at: evenLater.adding(milliseconds: PageVisitors.memoryMilliseconds)))
         #expect(!visitors.loadedThePageRecently(host, at: evenLater.adding(milliseconds: PageVisitors.memoryMilliseconds + 1)))
     }
