@@ -9,8 +9,8 @@ import PairsWire
 
 /// A loop's sockets: its epoll set, its connections and its read buffer. Every byte a client sends is
 /// read here (`readRequests`) and every byte it is sent is written here (`send`), goodbyes included
-/// (`Goodbyes`); whole messages go to the lobby, and what the lobby decides comes back
-/// through `performLobbyActions`.
+/// (`Goodbyes`); whole messages go to the lobby, and what the lobby decides comes back through
+/// `performLobbyActions` (each action carried out by `ActionCarrier`).
 ///
 /// Confined to its loop's queue, as the loop is.
 final class LoopSockets {

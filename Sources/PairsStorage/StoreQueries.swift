@@ -141,18 +141,28 @@ extension StoreReading {
     func findTournaments(limit: Int, before: Int64?) throws(StoreError) -> [StoredTournament] {
         guard GameStore.tournamentLimitRange.contains(limit) else { throw .limitOutOfRange(limit) }
         return try read { connection throws(Connection.Failure) in
-            try connection.rows(
+            var tournaments = try connection.rows(
                 "SELECT \(tournamentColumns) FROM tournaments WHERE id < ?1 ORDER BY id DESC LIMIT ?2",
-                binding: [.integer(before ?? .max), .int(limit)], { storedTournament($0) }
-            ).map { tournament throws(Connection.Failure) in try withStandings(tournament, on: connection) }
+                binding: [.integer(before ?? .max), .int(limit)], { storedTournament($0) })
+            guard let newest = tournaments.first?.id, let oldest = tournaments.last?.id else { return [] }
+            // The page is every tournament between its oldest and newest ids, so one query reads all their
+            // standings, rather than one query per tournament.
+            let standings = try standingRows(on: connection, "tournament_id BETWEEN ?1 AND ?2", binding: [.integer(oldest), .integer(newest)])
+            let byTournament = Dictionary(grouping: standings, by: \.tournament)
+            for index in tournaments.indices {
+                tournaments[index].record.standings = byTournament[tournaments[index].id]?.map(\.standing) ?? []
+            }
+            return tournaments
         }
     }
 
     /// The finished tournament whose key is `key`, with its standings, or nil.
     func findTournament(key: String) throws(StoreError) -> StoredTournament? {
         try read { connection throws(Connection.Failure) in
-            try connection.rows("SELECT \(tournamentColumns) FROM tournaments WHERE key = ?1", binding: [.text(key)], { storedTournament($0) })
-                .first.map { tournament throws(Connection.Failure) in try withStandings(tournament, on: connection) }
+            guard var tournament = try connection.rows("SELECT \(tournamentColumns) FROM tournaments WHERE key = ?1",
+                                                       binding: [.text(key)], { storedTournament($0) }).first else { return nil }
+            tournament.record.standings = try standingRows(on: connection, "tournament_id = ?1", binding: [.integer(tournament.id)]).map(\.standing)
+            return tournament
         }
     }
 }
@@ -167,22 +177,20 @@ private func storedTournament(_ row: some SQLRow) -> StoredTournament {
         standings: []))
 }
 
-/// `tournament` with its standings read, best first.
-private func withStandings<Connection: SQLConnection>(
-    _ tournament: StoredTournament, on connection: Connection
-) throws(Connection.Failure) -> StoredTournament {
-    var tournament = tournament
-    tournament.record.standings = try connection.rows("""
-        SELECT rank, name, score_quarters, games, buchholz_quarters, sonneborn_berger_quarters, streak, active
-        FROM tournament_standings WHERE tournament_id = ?1 ORDER BY rank, name\(Connection.dialect.byteOrder)
-        """, binding: [.integer(tournament.id)]) { row in
-        TournamentStanding(
-            rank: row.int(at: 0), name: row.text(at: 1), score: QuarterPoints(quarters: row.int(at: 2)), games: row.int(at: 3),
-            buchholz: row.optionalInt(at: 4).map { QuarterPoints(quarters: $0) },
-            sonnebornBerger: row.optionalInt(at: 5).map { QuarterPoints(quarters: $0) },
-            streak: row.int(at: 6), active: row.bool(at: 7))
+/// The standings rows `condition` picks, each with its tournament's id: by tournament, then best first.
+private func standingRows<Connection: SQLConnection>(
+    on connection: Connection, _ condition: String, binding: [SQLValue]
+) throws(Connection.Failure) -> [(tournament: Int64, standing: TournamentStanding)] {
+    try connection.rows("""
+        SELECT tournament_id, rank, name, score_quarters, games, buchholz_quarters, sonneborn_berger_quarters, streak, active
+        FROM tournament_standings WHERE \(condition) ORDER BY tournament_id, rank, name\(Connection.dialect.byteOrder)
+        """, binding: binding) { row in
+        (row.int64(at: 0), TournamentStanding(
+            rank: row.int(at: 1), name: row.text(at: 2), score: QuarterPoints(quarters: row.int(at: 3)), games: row.int(at: 4),
+            buchholz: row.optionalInt(at: 5).map { QuarterPoints(quarters: $0) },
+            sonnebornBerger: row.optionalInt(at: 6).map { QuarterPoints(quarters: $0) },
+            streak: row.int(at: 7), active: row.bool(at: 8)))
     }
-    return tournament
 }
 
 private let ratingColumns = "ladder, name, rating, deviation, games, wins, losses, draws"

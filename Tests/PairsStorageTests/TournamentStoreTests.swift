@@ -96,15 +96,24 @@ struct TournamentStoreTests {
         #expect(fixture.store.isHealthy)
     }
 
-    @Test("finished tournaments list the last first and page back by id", arguments: BackEnd.tested)
+    @Test("finished tournaments list the last first and page back by id, each with its own standings", arguments: BackEnd.tested)
     func tournamentsPageBack(_ backEnd: BackEnd) throws {
         let fixture = try BackEndFixture(backEnd)
-        for index in 1...5 { try fixture.store.record(sampleTournament(key: "t#\(index)", name: "t\(index)")) }
+        // Each tournament's standings differ (the first `index` rows of the sample, t4 with none), so a
+        // page that read another's rows, or dropped an empty one's, would show it.
+        var recorded: [String: TournamentRecord] = [:]
+        for index in 1...5 {
+            var tournament = sampleTournament(key: "t#\(index)", name: "t\(index)")
+            tournament.standings = Array(tournament.standings.prefix(index == 4 ? 0 : index))
+            recorded[tournament.name] = tournament
+            try fixture.store.record(tournament)
+        }
         fixture.store.flush()
         let first = try fixture.store.tournaments(limit: 2, before: nil)
         #expect(first.map(\.record.name) == ["t5", "t4"])
         let rest = try fixture.store.tournaments(limit: 10, before: first.last?.id)
         #expect(rest.map(\.record.name) == ["t3", "t2", "t1"])
+        for listed in first + rest { #expect(listed.record == recorded[listed.record.name]) }
         #expect(throws: StoreError.limitOutOfRange(0)) { try fixture.store.tournaments(limit: 0, before: nil) }
         #expect(throws: StoreError.limitOutOfRange(21)) { try fixture.store.tournaments(limit: 21, before: nil) }
     }
