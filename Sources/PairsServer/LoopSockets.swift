@@ -241,6 +241,10 @@ final class LoopSockets {
                 loop.gateway?.answer(query, request: request, to: id)
             case .checkName(let lookup):
                 loop.gateway?.check(lookup)
+            case .lookUpRating(let lookup):
+                // The lobby asks only when it keeps games; without a store every entrant is at the default.
+                guard let gateway = loop.gateway else { return lobby.ratingFound(lookup, nil, at: loop.clock.now()) }
+                gateway.lookUpRating(lookup)
             case .askCluster(let inquiry):
                 guard let cluster = lobby.sharedDirectory.cluster else { return }
                 let loop = self.loop
