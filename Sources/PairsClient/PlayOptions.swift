@@ -9,6 +9,9 @@ public struct PlayOptions: Sendable, Hashable {
     public var room: String?
     /// The room to watch instead of playing.
     public var watch: String?
+    /// The tournament to enter at the start instead of joining a room (`pairs tournament join`): the
+    /// server then seats the player in each of its games.
+    public var tournament: String?
     /// The rules this player asks for when creating a room; what is left unchosen is the server's.
     public var rules: RuleChoices
     /// Where the seats' resume tokens are kept, to take a seat back after the client was killed; nil keeps
