@@ -139,7 +139,7 @@ public final class PlayController: @unchecked Sendable {
         case .ask(let question):
             askPassword(question, thenStart: false)
         case .giveUp(let reason):
-            StandardStream.writeErrorLine("pairs play: \(reason)")
+            StandardStream.writeErrorLine("\(options.command): \(reason)")
             session.close()
             finish(.quit, status: 1)
         }
@@ -406,11 +406,11 @@ public final class PlayController: @unchecked Sendable {
             if isTerminal { for line in lastResult { StandardStream.writeLine(line) } }
         case .cannotConnect(let error):
             code = 1
-            StandardStream.writeErrorLine("pairs play: \(error)")
+            StandardStream.writeErrorLine("\(options.command): \(error)")
         case .bye, .gaveUp:
             code = 1
             if isTerminal { for line in lastResult { StandardStream.writeLine(line) } }
-            StandardStream.writeErrorLine("pairs play: \(end)")
+            StandardStream.writeErrorLine("\(options.command): \(end)")
         }
         exitHandler?(code)
     }
@@ -418,7 +418,7 @@ public final class PlayController: @unchecked Sendable {
     /// Ends the program because the server refused what the command line asked for.
     private func fail(_ message: String) {
         session.close()
-        StandardStream.writeErrorLine("pairs play: \(message)")
+        StandardStream.writeErrorLine("\(options.command): \(message)")
         finish(.quit, status: Self.refusedStatus)
     }
 }

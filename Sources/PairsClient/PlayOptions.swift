@@ -23,6 +23,9 @@ public struct PlayOptions: Sendable, Hashable {
     public var isQuiet: Bool
     /// How the name's password is had, to claim the name or prove it is the player's.
     public var password = PasswordSource.none
+    /// The command the player ran, which its error lines start with: `pairs play`, or `pairs tournament`
+    /// entering a tournament.
+    public var command = "pairs play"
 
     public init(endpoint: ServerEndpoint = ServerEndpoint(), name: String? = nil, room: String? = nil,
                 watch: String? = nil, rules: RuleChoices = RuleChoices(), savedSeats: SavedSeats? = nil,

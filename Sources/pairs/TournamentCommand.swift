@@ -71,6 +71,8 @@ enum TournamentCommand {
             let flags = try Flags(rest, known: valueFlags)
             return Options(request: .list, follow: false, endpoint: try flags.endpoint(), name: try flags.playerName())
         }
+        // Before the name is looked for: a password after --password would read as a second name.
+        if verb == "join" { try PasswordFlag.check(rest) }
         let (raw, flagArguments) = try QueryCommand.positional(rest, what: "tournament", valueFlags: valueFlags)
         guard TournamentLimits.isValidName(raw) else {
             throw UsageError("a tournament name is 1-\(TournamentLimits.maxNameCharacters) letters, digits, - or _")
@@ -93,10 +95,10 @@ enum TournamentCommand {
     /// `join NAME`: `pairs play` entering the tournament, with the flags of a player (no rules: the
     /// tournament has them).
     private static func joining(_ tournament: String, _ arguments: [String], environment: [String: String]) throws(UsageError) -> Options {
-        try PasswordFlag.check(arguments)
         let flags = try Flags(arguments, known: QueryCommand.serverFlags.union(["name"]), switches: ["password", "quiet"])
         var play = PlayOptions(endpoint: try flags.endpoint())
         play.tournament = tournament
+        play.command = "pairs tournament"
         play.name = try flags.playerName() ?? (environment["USER"] ?? environment["LOGNAME"]).flatMap { TextCleaner.cleanName($0) }
         play.isQuiet = flags.isSet("quiet")
         play.password = PasswordFlag.source(flags, environment: environment)
