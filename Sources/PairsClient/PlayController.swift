@@ -57,6 +57,7 @@ public final class PlayController: @unchecked Sendable {
         case resume(SavedSeats.Key)
         case join
         case watch
+        case tournament
     }
 
     public let options: PlayOptions
@@ -138,7 +139,7 @@ public final class PlayController: @unchecked Sendable {
         case .ask(let question):
             askPassword(question, thenStart: false)
         case .giveUp(let reason):
-            StandardStream.writeErrorLine("pairs play: \(reason)")
+            StandardStream.writeErrorLine("\(options.command): \(reason)")
             session.close()
             finish(.quit, status: 1)
         }
@@ -161,6 +162,7 @@ public final class PlayController: @unchecked Sendable {
             return refused(start.kind, error)
         }
         if case .message(.joined) = event { startRequest = nil }
+        if case .message(.tournament(let view)) = event, view.id != nil, view.id == startRequest?.id { startRequest = nil }
         keepSeat(event)
         let turnsBefore = model.turnsBegun
         let lines = model.apply(event, at: MonotonicClock.now())
@@ -182,9 +184,13 @@ public final class PlayController: @unchecked Sendable {
     /// The terminal's bell: the attention sequence every terminal knows.
     static let bell = "\u{07}"
 
-    /// The first request: watch, take back a saved seat, or join.
+    /// The first request: enter a tournament, watch, take back a saved seat, or join.
     private func begin() {
-        if let watch = options.watch {
+        if let tournament = options.tournament {
+            // As `/tournament join` typed in the lobby: the tournament screen follows, and the server seats
+            // the player in each game (no seat is saved: the tournament seats them again).
+            startRequest = session.send(.tournament(.join(tournament: tournament))).map { ($0, .tournament) }
+        } else if let watch = options.watch {
             startRequest = session.send(.watch(room: watch)).map { ($0, .watch) }
         } else if let key = savedSeatKey(room: options.room), let saved = usableSavedSeat(key) {
             model.resumeSavedSeat()
@@ -212,7 +218,7 @@ public final class PlayController: @unchecked Sendable {
             let lines = model.savedSeatGone(room: options.room, error)
             show(lines, full: false)
             join(options.room, isStart: true)
-        case .join, .watch:
+        case .join, .watch, .tournament:
             // Plain output has nobody to type another room: what the command line asked for cannot be done.
             guard isTerminal else { return fail(PlayModel.explain(error)) }
             show(model.apply(.message(.error(error)), at: MonotonicClock.now()), full: false)
@@ -400,11 +406,11 @@ public final class PlayController: @unchecked Sendable {
             if isTerminal { for line in lastResult { StandardStream.writeLine(line) } }
         case .cannotConnect(let error):
             code = 1
-            StandardStream.writeErrorLine("pairs play: \(error)")
+            StandardStream.writeErrorLine("\(options.command): \(error)")
         case .bye, .gaveUp:
             code = 1
             if isTerminal { for line in lastResult { StandardStream.writeLine(line) } }
-            StandardStream.writeErrorLine("pairs play: \(end)")
+            StandardStream.writeErrorLine("\(options.command): \(end)")
         }
         exitHandler?(code)
     }
@@ -412,7 +418,7 @@ public final class PlayController: @unchecked Sendable {
     /// Ends the program because the server refused what the command line asked for.
     private func fail(_ message: String) {
         session.close()
-        StandardStream.writeErrorLine("pairs play: \(message)")
+        StandardStream.writeErrorLine("\(options.command): \(message)")
         finish(.quit, status: Self.refusedStatus)
     }
 }

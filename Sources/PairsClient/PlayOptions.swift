@@ -9,6 +9,9 @@ public struct PlayOptions: Sendable, Hashable {
     public var room: String?
     /// The room to watch instead of playing.
     public var watch: String?
+    /// The tournament to enter at the start instead of joining a room (`pairs tournament join`): the
+    /// server then seats the player in each of its games.
+    public var tournament: String?
     /// The rules this player asks for when creating a room; what is left unchosen is the server's.
     public var rules: RuleChoices
     /// Where the seats' resume tokens are kept, to take a seat back after the client was killed; nil keeps
@@ -20,6 +23,9 @@ public struct PlayOptions: Sendable, Hashable {
     public var isQuiet: Bool
     /// How the name's password is had, to claim the name or prove it is the player's.
     public var password = PasswordSource.none
+    /// The command the player ran, which its error lines start with: `pairs play`, or `pairs tournament`
+    /// entering a tournament.
+    public var command = "pairs play"
 
     public init(endpoint: ServerEndpoint = ServerEndpoint(), name: String? = nil, room: String? = nil,
                 watch: String? = nil, rules: RuleChoices = RuleChoices(), savedSeats: SavedSeats? = nil,

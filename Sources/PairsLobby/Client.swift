@@ -40,6 +40,8 @@ final class Client {
     var followsRedirects = false
     /// A `join`, `watch` or `resume` waiting for the cluster's word on where its room or seat is.
     var awaitedCluster: Request?
+    /// A `tournament_join` waiting for the store's word on the entrant's rating (`Lobby.ratingFound`).
+    var awaitedRating: Request?
     /// The last message received, for the idle limit.
     var lastActivity: Moment
     /// Whether the connection has sent anything at all: one that never did (a browser's spare socket, a
@@ -80,8 +82,9 @@ final class Client {
         }
     }
 
-    /// Whether the client's requests wait for an answer: the store's on a name, or the cluster's on a room.
-    var isWaiting: Bool { pendingHello != nil || awaitedCluster != nil }
+    /// Whether the client's requests wait for an answer: the store's on a name or a rating, or the cluster's
+    /// on a room.
+    var isWaiting: Bool { pendingHello != nil || awaitedCluster != nil || awaitedRating != nil }
 
     /// Whether the connection plays under the name it proved.
     var hasProvenName: Bool { provenName == name }

@@ -12,7 +12,8 @@ import PairsWire
 extension Lobby {
     // MARK: Requests
 
-    func handleTournament(_ request: TournamentRequest, from client: Client, request whole: Request, at now: Moment) {
+    /// `rating` is the rating the store gave for a `join` that waited for it (`ratingFound`).
+    func handleTournament(_ request: TournamentRequest, from client: Client, request whole: Request, at now: Moment, rating: Int? = nil) {
         let id = whole.id
         switch request {
         case .create(let creation):
@@ -29,7 +30,11 @@ extension Lobby {
             guard let tournament = hostedTournament(named: name, for: client, request: whole) else { return }
             do {
                 switch request {
-                case .join: try joinTournament(tournament, client, at: now)
+                case .join:
+                    var entering = rating
+                    if entering == nil { entering = try knownRating(of: client, for: tournament) }
+                    guard let entering else { return askRating(of: client, for: tournament, request: whole) }
+                    try joinTournament(tournament, client, rating: entering, at: now)
                 case .leave: try leaveTournament(tournament, client, at: now)
                 case .start: perform(try tournament.director.start(by: client.name, at: now), of: tournament, at: now)
                 default: tournament.watchers[client.id] = client
@@ -87,11 +92,41 @@ extension Lobby {
         finishInput(of: tournament, at: now, answered: client)
     }
 
-    private func joinTournament(_ tournament: HostedTournament, _ client: Client, at now: Moment) throws(TournamentError) {
+    /// The rating `client` enters `tournament` with when the store need not be asked: the default for a
+    /// name that is not proven (only claimed names are rated), on a server that keeps nothing, or for an
+    /// entrant already in (whose rating the director has). Nil when the store is to be asked; throws at
+    /// once what the director would refuse the join with, so a refusal waits for nothing.
+    private func knownRating(of client: Client, for tournament: HostedTournament) throws(TournamentError) -> Int? {
+        let isNew = try tournament.director.admitsNewEntrant(client.name, claimed: client.hasProvenName)
+        guard isNew, configuration.keepsGames, client.hasProvenName else { return configuration.tournaments.rating }
+        return nil
+    }
+
+    /// Holds the `join` (and the client's requests after it) until the store says the entrant's rating on
+    /// the ladder of the tournament's rules.
+    private func askRating(of client: Client, for tournament: HostedTournament, request: Request) {
+        client.awaitedRating = request
+        let ladder = RulesJSON.ladder(of: tournament.director.configuration.rules.variant)
+        append(.lookUpRating(RatingLookup(connection: client.id, name: client.name, ladder: ladder)))
+    }
+
+    /// The store's word on an entrant's rating (nil: none, or the store failed or was too slow; the entrant
+    /// then counts at the default): the `join` that waited for it is carried out with it, then the requests
+    /// that waited behind it.
+    public func ratingFound(_ lookup: RatingLookup, _ rating: Int?, at now: Moment) {
+        guard let client = clients[lookup.connection], let request = client.awaitedRating else { return }
+        client.awaitedRating = nil
+        if case .tournament(let asked) = request.message {
+            handleTournament(asked, from: client, request: request, at: now, rating: rating ?? configuration.tournaments.rating)
+        }
+        handleDeferred(of: client, at: now)
+    }
+
+    private func joinTournament(_ tournament: HostedTournament, _ client: Client, rating: Int, at now: Moment) throws(TournamentError) {
         let name = client.name
         if let current = tournament.players[name], current !== client, isLive(current) { throw .alreadyEntered }
         do {
-            let actions = try tournament.director.join(name, rating: configuration.tournaments.rating, claimed: client.hasProvenName, at: now)
+            let actions = try tournament.director.join(name, rating: rating, claimed: client.hasProvenName, at: now)
             tournament.players[name] = client
             perform(actions, of: tournament, at: now)
         } catch .alreadyEntered where tournament.players[name] !== client {

@@ -31,6 +31,9 @@ public enum LobbyAction: Sendable {
     indirect case query(StorageQuery, request: RequestID?, to: ConnectionID)
     /// Look a name up among the claimed ones (after a delay), and tell the lobby (`nameChecked`).
     indirect case checkName(NameLookup)
+    /// Look a tournament entrant's rating up in the store, off the loop, and tell the lobby (`ratingFound`,
+    /// with nil for no rating, a failure or no answer in time).
+    indirect case lookUpRating(RatingLookup)
     /// Ask the cluster where a room or a resume token's seat is (or claim a room's name), off the loop, and
     /// tell the lobby (`clusterAnswered`). Only with a cluster (`LobbyDirectory.cluster`).
     indirect case askCluster(ClusterInquiry)

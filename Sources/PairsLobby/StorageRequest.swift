@@ -14,6 +14,22 @@ public enum StorageQuery: Sendable, Hashable {
     case profile(name: String, tournament: String? = nil)
 }
 
+/// A tournament entrant's rating to look up before they join: a claimed name's rating on the ladder of the
+/// tournament's rules. The lobby asks (`LobbyAction.lookUpRating`); the transport asks the store off the
+/// loop and tells the lobby (`Lobby.ratingFound`).
+public struct RatingLookup: Sendable, Hashable {
+    public var connection: ConnectionID
+    public var name: String
+    /// The ladder of the tournament's rules (`RulesJSON.ladder(of:)`): a rating counts on its own variant.
+    public var ladder: String
+
+    public init(connection: ConnectionID, name: String, ladder: String) {
+        self.connection = connection
+        self.name = name
+        self.ladder = ladder
+    }
+}
+
 /// A name (and maybe a password) to check against the names that belong to someone.
 public struct NameLookup: Sendable, Hashable {
     public var connection: ConnectionID

@@ -24,8 +24,8 @@ public struct TournamentHosting: Sendable, Hashable {
     /// The pause between a Swiss round's last game and the next round, in milliseconds: 10 s, the
     /// protocol's, time to read the standings. Tests make it shorter.
     public var roundBreakMilliseconds: Int64 = 10_000
-    /// The rating every entrant is ranked by (the last tie-break, and an arena's first pairing): the
-    /// lobby does not look ratings up in the store yet, so every player counts as a newcomer.
+    /// The rating an entrant without one counts at (an unclaimed or unrated name, or any name on a server
+    /// that keeps nothing): Glicko-2's starting rating, as a newcomer's on the ladders.
     public var rating = 1500
 
     public init() {}

@@ -46,6 +46,10 @@ final class ActionCarrier {
             loop.gateway?.answer(query, request: request, to: id)
         case .checkName(let lookup):
             loop.gateway?.check(lookup)
+        case .lookUpRating(let lookup):
+            // The lobby asks only when it keeps games; without a store every entrant is at the default.
+            guard let gateway = loop.gateway else { return sockets.lobby.ratingFound(lookup, nil, at: loop.clock.now()) }
+            gateway.lookUpRating(lookup)
         case .askCluster(let inquiry):
             guard let cluster = sockets.lobby.sharedDirectory.cluster else { return }
             let loop = self.loop

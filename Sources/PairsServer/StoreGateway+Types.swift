@@ -11,6 +11,8 @@ extension StoreGateway {
         case query(ticket: Int, answer: ServerMessage, bytes: [UInt8], lines: Int)
         /// A name check's word.
         case name(ticket: Int, NameCheckResult)
+        /// A tournament entrant's rating, nil for none (or a failure).
+        case rating(ticket: Int, Int?)
         /// The store failed, recovered, or committed games.
         case report(StorageEvent)
         /// A lookup that waited for a claim of a look-alike name (on any loop) is checked now.
@@ -42,6 +44,8 @@ extension StoreGateway {
         case query(request: RequestID?, connection: ConnectionID)
         /// A name check; with the skeleton of the name it may claim, if it may claim one.
         case name(NameLookup, claiming: String?)
+        /// A tournament entrant's rating: the lobby's `join` waits for it.
+        case rating(RatingLookup)
     }
 
     /// What every loop's gateway shares: the store, its one queue for questions, the hashing pool.

@@ -113,6 +113,8 @@ final class StoreGateway: @unchecked Sendable {
             loop.sockets.deliver(bytes, messages: lines, to: connection)
         case .name(let ticket, let result):
             answerName(ticket, result)
+        case .rating(let ticket, let rating):
+            answerRating(ticket, rating)
         case .report(let event):
             reported(event)
         case .recheck(let lookup):
@@ -140,6 +142,9 @@ final class StoreGateway: @unchecked Sendable {
                 loop.sockets.deliver(bytes, messages: 1, to: connection)
             case .name?:
                 answerName(ticket, .timedOut)
+            case .rating?:
+                // A join never waits longer than a question does: the entrant counts at the default.
+                answerRating(ticket, nil)
             }
         case .nameDelayOver(let ticket):
             guard case .name(let lookup, _)? = tickets.pending(ticket), let password = lookup.password else { return }
@@ -202,6 +207,26 @@ final class StoreGateway: @unchecked Sendable {
             let bytes = lines.flatMap(ServerMessageEncoder.encode)
             loop.enqueue(.stored(.query(ticket: ticket, answer: answer, bytes: bytes, lines: lines.count)))
         }
+    }
+
+    /// Looks a tournament entrant's rating up on the store's queue, behind the games already handed over (a
+    /// game that ended before the join counts), and gives it to the lobby from the loop's queue; nil (the
+    /// default) when the store fails or does not answer within the deadline.
+    func lookUpRating(_ lookup: RatingLookup) {
+        loop.assertOnQueue()
+        let ticket = awaitStorage(.rating(lookup), afterMilliseconds: 0)
+        let (store, step, loop) = (store, shared.worker.step, loop)
+        shared.worker.queue.async {
+            step(.query)
+            store.flush()
+            let rating = (try? store.rating(of: lookup.name, ladder: lookup.ladder)) ?? nil
+            loop.enqueue(.stored(.rating(ticket: ticket, rating)))
+        }
+    }
+
+    private func answerRating(_ ticket: Int, _ rating: Int?) {
+        guard case .rating(let lookup)? = tickets.settle(ticket) else { return }
+        loop.lobby.ratingFound(lookup, rating, at: loop.clock.now())
     }
 
     /// Answers a `hello`'s name. Without a password, from the claimed names in memory, at once: it never

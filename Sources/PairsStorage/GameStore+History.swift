@@ -33,6 +33,11 @@ extension GameStore: StoreReading {
         try findLeaderboard(ladder: ladder, limit: limit)
     }
 
+    /// `name`'s rating on `ladder`, rounded, or nil before its first rated game there.
+    public func rating(of name: String, ladder: String) throws(StoreError) -> Int? {
+        try findRating(of: name, ladder: ladder)
+    }
+
     /// The best solo records on `ladder`, by `ranking`.
     public func soloLeaderboard(
         ladder: String, ranking: SoloRanking = .bestTime, limit: Int = GameStore.defaultLimit

@@ -39,6 +39,8 @@ public protocol PairsStore: AnyObject, Sendable {
     func replay(_ id: GameID) throws(StoreError) -> StoredGame?
     /// The best ratings on `ladder`, highest first.
     func leaderboard(ladder: String, limit: Int) throws(StoreError) -> [Ranked<RatingRecord>]
+    /// `name`'s rating on `ladder`, rounded, or nil before its first rated game there.
+    func rating(of name: String, ladder: String) throws(StoreError) -> Int?
     /// The best solo records on `ladder`, by `ranking`.
     func soloLeaderboard(ladder: String, ranking: SoloRanking, limit: Int) throws(StoreError) -> [Ranked<SoloRecord>]
     /// Everything about `name` (in the tournament whose key is `tournament`, when given), or nil when the

@@ -173,6 +173,10 @@ public final class PostgresStore: PairsStore, StoreReading {
         try findLeaderboard(ladder: ladder, limit: limit)
     }
 
+    public func rating(of name: String, ladder: String) throws(StoreError) -> Int? {
+        try findRating(of: name, ladder: ladder)
+    }
+
     public func soloLeaderboard(ladder: String, ranking: SoloRanking, limit: Int) throws(StoreError) -> [Ranked<SoloRecord>] {
         try findSoloLeaderboard(ladder: ladder, ranking: ranking, limit: limit)
     }

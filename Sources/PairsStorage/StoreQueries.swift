@@ -83,6 +83,15 @@ extension StoreReading {
         return records.enumerated().map { Ranked(rank: $0.offset + 1, record: $0.element) }
     }
 
+    /// `name`'s rating on `ladder`, rounded, or nil before its first rated game there (an unclaimed name
+    /// never has one): what a tournament ranks an entrant by.
+    func findRating(of name: String, ladder: String) throws(StoreError) -> Int? {
+        try read { connection throws(Connection.Failure) in
+            try connection.rows("SELECT rating FROM ratings WHERE name = ?1 AND ladder = ?2",
+                                binding: [.text(name), .text(ladder)]) { Int($0.double(at: 0).rounded()) }.first
+        }
+    }
+
     /// The best solo records on `ladder`, by `ranking`; names without a clear yet come last.
     func findSoloLeaderboard(ladder: String, ranking: SoloRanking, limit: Int) throws(StoreError) -> [Ranked<SoloRecord>] {
         guard GameStore.limitRange.contains(limit) else { throw .limitOutOfRange(limit) }

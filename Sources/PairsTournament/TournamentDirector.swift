@@ -67,14 +67,7 @@ public struct TournamentDirector: Sendable {
             if entrant.playing == nil { actions += freed(at: now) }
             return actions
         }
-        switch status {
-        case .open: break
-        case .running where !isSwiss: break
-        case .finished: throw .finished
-        default: throw .alreadyStarted
-        }
-        guard entrants.count < configuration.maxEntrants else { throw .full }
-        guard claimed || !configuration.claimedOnly else { throw .claimedNamesOnly }
+        try checkNewEntrant(claimed: claimed)
         entrants[name] = Entrant(rating: rating)
         joinOrder.append(name)
         var actions = [TournamentAction.standingsChanged]
@@ -84,6 +77,27 @@ public struct TournamentDirector: Sendable {
             actions += freed(at: now)
         }
         return actions
+    }
+
+    /// Whether `name` (claimed or not) would enter as a new player now: the lobby asks before it looks the
+    /// player's rating up, so a refusal is said at once. Throws what `join` would; returns true for a new
+    /// entrant, false for one already entered (whose rating is known, and whom `join` may take back or
+    /// refuse).
+    public func admitsNewEntrant(_ name: String, claimed: Bool) throws(TournamentError) -> Bool {
+        guard entrants[name] == nil else { return false }
+        try checkNewEntrant(claimed: claimed)
+        return true
+    }
+
+    private func checkNewEntrant(claimed: Bool) throws(TournamentError) {
+        switch status {
+        case .open: break
+        case .running where !isSwiss: break
+        case .finished: throw .finished
+        default: throw .alreadyStarted
+        }
+        guard entrants.count < configuration.maxEntrants else { throw .full }
+        guard claimed || !configuration.claimedOnly else { throw .claimedNamesOnly }
     }
 
     /// A player leaves: before the start they are out of it; then a Swiss player is withdrawn and an arena

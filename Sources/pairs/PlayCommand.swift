@@ -42,6 +42,12 @@ enum PlayCommand {
         case .exit(let status): return status
         case .run(let parsed): options = parsed
         }
+        play(options, environment: environment)
+    }
+
+    /// Runs the terminal client until the player is done, then exits the process with its status: for
+    /// `pairs play`, and for `pairs tournament join`, which is the same client entering a tournament.
+    static func play(_ options: PlayOptions, environment: [String: String]) -> Never {
         let display = PlayController.standardDisplay(environment: environment)
         let signals = SignalWatcher(PlayController.signals(for: display))
         let controller = PlayController(options: options, display: display, signals: signals)

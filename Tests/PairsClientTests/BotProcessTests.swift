@@ -106,6 +106,16 @@ func playCannotConnect() async throws {
     #expect(play.errorText == "pairs play: cannot connect to 127.0.0.1:\(port): connection refused (is the server running, on that port?)\n")
 }
 
+@Test("pairs tournament join is pairs play entering a tournament: it says it cannot connect as pairs play does, under its own name, and exits 1", .ownThread)
+func tournamentJoinCannotConnect() async throws {
+    let (socket, port) = try Loopback.bind()
+    defer { close(socket) }
+    let join = try Subprocess(try Tools.pairs(), ["tournament", "join", "cup", "--host", "127.0.0.1", "--port", String(port)])
+    defer { join.terminate() }
+    #expect(try await join.waitForExit() == 1)
+    #expect(join.errorText == "pairs tournament: cannot connect to 127.0.0.1:\(port): connection refused (is the server running, on that port?)\n")
+}
+
 @Test("bad options are refused with a message and exit status 2, before anything connects", .ownThread,
       arguments: [
           (["bot", "--strategy", "psychic"], "--strategy must be memory or random, not 'psychic'"),
@@ -123,6 +133,9 @@ func playCannotConnect() async throws {
           (["bot", "-r", "no way"], "--room must be 1-32 letters, digits, - or _, not 'no way'"),
           (["load", "-n", "ann"], "unknown option -n"),
           (["serve", "-r", "kitchen"], "unknown option -r"),
+          (["tournament", "join", "cup", "--rounds", "3"], "unknown option --rounds"),
+          (["tournament", "join", "cup", "--password", "hunter2"],
+           "--password takes no value (it would show in the process list): it asks for the password, or set PAIRS_PASSWORD"),
       ])
 func badOptions(arguments: [String], message: String) async throws {
     let process = try Subprocess(try Tools.pairs(), arguments)

@@ -165,3 +165,44 @@ func playEntersATournament() async throws {
     ann.write("/quit\n")
     _ = try await ann.waitForExit()
 }
+
+// The real binaries in a terminal: `pairs tournament join` is `pairs play` entering the tournament. A bot
+// enters too and starts it; ann sees the tournament screen, then the game screen naming the round, leaves
+// (forfeiting, as she is asked to confirm), and sees the final standings between games before quitting.
+@Test("pairs tournament join plays the tournament in the pairs play screens: the standings before it starts, the game screen naming the round when seated, the final standings after",
+      Tools.needs("tmux"), .timeLimit(.minutes(2)))
+func tournamentJoinPlaysInTheTerminal() async throws {
+    let pairs = try Tools.pairs()
+    let server = try startServer(pairs: 2, turnSeconds: 0, seed: 5)
+    defer { server.stop() }
+    let endpoint = ["--host", "127.0.0.1", "--port", String(server.port)]
+    let create = try Subprocess(pairs, ["tournament", "create", "cup", "--players", "2", "--name", "host"] + endpoint)
+    #expect(try await create.waitForExit(timeout: .seconds(30)) == 0)
+    try await withTmux([pairs.path, "tournament", "join", "cup", "--name", "ann"] + endpoint, environment: ["NO_COLOR": "1"],
+                       columns: 100, rows: 30) { terminal in
+        var screen = try await terminal.waitForScreen("the tournament screen", timeout: .seconds(30)) {
+            $0.contains("cup has not started: 1 entered so far")
+        }
+        #expect(screen.contains("between games of cup"))
+        #expect(screen.contains("cup: swiss, open, 1 entrant"))
+
+        // A slow bot, so that ann's turn is on the screen while it is read.
+        let robo = try Subprocess(pairs, ["bot", "--tournament", "cup", "--name", "robo", "--think-ms", "1000", "--seed", "1"] + endpoint)
+        defer { robo.terminate() }
+        screen = try await terminal.waitForScreen("the game screen", timeout: .seconds(30)) {
+            $0.contains("room cup-1 · cup, round 1 of 1")
+        }
+        #expect(screen.contains("your next game: cup-1 against robo"))
+        #expect(screen.contains("robo"))
+
+        try await terminal.type("/leave")
+        _ = try await terminal.waitForScreen("the question", timeout: .seconds(30)) { $0.contains("leave and forfeit?") }
+        try await terminal.type("y")
+        screen = try await terminal.waitForScreen("the final standings", timeout: .seconds(30)) { $0.contains("cup is over, won by robo") }
+        #expect(screen.contains("cup: swiss, finished, round 1 of 1, 2 entrants"))
+        #expect(screen.contains("1  robo"))
+        try await terminal.type("/quit")
+        _ = try await terminal.waitForScreen("the exit", timeout: .seconds(30)) { $0.contains("[exit 0]") }
+        #expect(try await robo.waitForExit(timeout: .seconds(30)) == 0, "the bot exits 0 when the tournament is over")
+    }
+}

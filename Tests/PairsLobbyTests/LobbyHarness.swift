@@ -51,6 +51,8 @@ final class LobbyHarness {
     private(set) var queries: [(query: StorageQuery, request: RequestID?, connection: ConnectionID)] = []
     /// Names waiting for the store's word, oldest first; `answerName(_:)` gives it.
     private(set) var lookups: [NameLookup] = []
+    /// Tournament entrants' ratings waiting for the store, oldest first; `answerRating(_:)` gives one.
+    private(set) var ratingLookups: [RatingLookup] = []
     /// Questions for the cluster, in the order the lobby asked them.
     var clusterInquiries: [ClusterInquiry] = []
     /// The seed every room deals from.
@@ -143,6 +145,14 @@ final class LobbyHarness {
         guard !lookups.isEmpty else { Issue.record("no name lookup to answer"); return }
         let lookup = lookups.removeFirst()
         lobbies[location[lookup.connection] ?? 0].nameChecked(lookup, result, at: now)
+        collect()
+    }
+
+    /// Gives the oldest rating lookup the store's answer (nil: no rating), as the transport would.
+    func answerRating(_ rating: Int?) {
+        guard !ratingLookups.isEmpty else { Issue.record("no rating lookup to answer"); return }
+        let lookup = ratingLookups.removeFirst()
+        lobbies[location[lookup.connection] ?? 0].ratingFound(lookup, rating, at: now)
         collect()
     }
 
@@ -267,6 +277,8 @@ final class LobbyHarness {
             queries.append((query, request, connection))
         case .checkName(let lookup):
             lookups.append(lookup)
+        case .lookUpRating(let lookup):
+            ratingLookups.append(lookup)
         case .askCluster(let inquiry):
             clusterInquiries.append(inquiry)
         }

@@ -107,6 +107,54 @@ struct TournamentTests {
         #expect(report.totals.wins * 4 + report.totals.draws * 2 == winner.score.quarters, "\(report.totals) against \(winner.score)")
     }
 
+    @Test("on a server that keeps games, a claimed entrant enters with the rating the store has for them: a Swiss's first round is ranked by it and its bye goes to the lowest-rated")
+    func claimedEntrantsAreRankedByTheirStoredRating() throws {
+        let directory = try TemporaryDirectory()
+        let store = try GameStore(path: directory.database) { failure in Issue.record("storage failed: \(failure)") }
+        var configuration = ServerConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        configuration.logLevel = .error
+        // Three pairs: a game cannot be drawn, so it moves the two ratings apart.
+        configuration.lobby.defaultRules = RuleSet(pairs: 3, turnSeconds: 0, revealMilliseconds: 0, againOnMatch: true)
+        configuration.loops = testLoops
+        let server = Server(configuration: configuration, store: store)
+        try server.start()
+        defer { server.stop() }
+
+        // ann and bob claim their names and play a rated game: the winner goes above 1500, the loser below.
+        let claimed = try ["ann", "bob"].map { name in
+            let client = try TestClient(port: server.port)
+            client.send(#"{"type":"hello","name":"\#(name)","password":"\#(name)'s secret"}"#)
+            _ = try client.waitFor("\(name)'s welcome") { if case .welcome = $0 { true } else { false } }
+            _ = try client.join("warm-up")
+            return client
+        }
+        _ = try claimed[0].waitForState { $0.state.phase == .playing }
+        let final = try playToEnd(claimed)
+        guard case .win(let seat)? = final.outcome else { Issue.record("three pairs end in a win: \(final)"); return }
+        let (winner, loser) = seat.index == 0 ? ("ann", "bob") : ("bob", "ann")
+        for client in claimed {
+            client.send(#"{"type":"leave"}"#)
+            _ = try client.waitFor("left the warm-up") { if case .left = $0 { true } else { false } }
+        }
+
+        // A Swiss of three, starting by itself when the third enters: cat's name is not claimed, so 1500.
+        let host = try Follower("host", port: server.port)
+        host.client.send(#"{"type":"tournament_create","name":"cup","format":"swiss","start":3,"id":1}"#)
+        try host.view("the tournament made") { $0.id == .integer(1) }
+        host.client.send(#"{"type":"tournament_watch","tournament":"cup","id":2}"#)
+        try host.view("the watch answered") { $0.id == .integer(2) }
+        for client in claimed { client.send(#"{"type":"tournament_join","tournament":"cup","id":3}"#) }
+        let cat = try Follower("cat", port: server.port)
+        try host.view("two entered") { $0.entrants == 2 }
+        cat.client.send(#"{"type":"tournament_join","tournament":"cup","id":3}"#)
+        let started = try host.view("the first round", within: 30) { $0.status == .running && $0.round == 1 }
+        // By rating: the winner, cat at 1500, the loser (by name it would be ann v bob, and cat's bye).
+        #expect(started.pairings.map(\.players) == [[winner, "cat"]])
+        #expect(started.bye == loser)
+    }
+
     /// Host makes `cup` (a Swiss that starts at four) and watches it; ann, bob, cat and dan enter and play
     /// both rounds over TCP. Returns the final standings, checked equal on every client.
     private func playSwissOfFour(port: Int) throws -> [TournamentStanding] {

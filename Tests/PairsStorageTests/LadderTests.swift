@@ -123,3 +123,17 @@ func ratedGameWithUnknownNameStaysUnrated(_ backEnd: BackEnd) throws {
     }
     #expect(error.refusesRow)
 }
+
+@Test("a name's rating on a ladder is the leaderboard's, rounded; nil for a name that has no rated game there", arguments: BackEnd.tested)
+func ratingOfOneName(_ backEnd: BackEnd) throws {
+    let fixture = try storeWithClaims(["alice", "bob", "cat"], on: backEnd)
+    let store = fixture.store
+    try fixture.record([ratedGame("alice", "bob", winner: 0)])
+    let board = try store.leaderboard(ladder: classicRules.ladder)
+    #expect(try store.rating(of: "alice", ladder: classicRules.ladder) == board[0].record.rating)
+    #expect(try store.rating(of: "bob", ladder: classicRules.ladder) == board[1].record.rating)
+    #expect(try store.rating(of: "alice", ladder: classicRules.ladder)! > 1500)
+    #expect(try store.rating(of: "cat", ladder: classicRules.ladder) == nil, "claimed, never rated")
+    #expect(try store.rating(of: "nobody", ladder: classicRules.ladder) == nil)
+    #expect(try store.rating(of: "alice", ladder: "seats=2,match=3") == nil, "a rating counts on its own ladder")
+}
