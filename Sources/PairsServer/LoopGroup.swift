@@ -21,10 +21,8 @@ final class LoopGroup: @unchecked Sendable {
     /// not greeted meanwhile (a browser's request may be on one of them), so another loop's delay never
     /// counts as the client's silence (`WebFront.endWelcomeWaits`).
     let dealtUnread = PthreadLocked<[String: Int]>([:])
-    /// The loop that takes the `n`th connection accepted (from 0): round robin, or a test's choice.
-    private let dealing: @Sendable (_ n: Int, _ loops: Int) -> Int
-    /// Connections accepted so far; used on loop 0's queue only, where accepting happens.
-    private var accepted = 0
+    /// Which loop takes each newcomer; used on loop 0's queue only, where accepting happens.
+    private var dealer: Dealer
     /// Where the counters of every loop are gathered, off the loops, so that no loop waits for another.
     private let gathering = DispatchQueue(label: "pairs.statistics")
     /// Every loop's clock: the system's, or a test's manual one.
@@ -35,7 +33,7 @@ final class LoopGroup: @unchecked Sendable {
          makeLoop: (_ index: Int, _ group: LoopGroup) -> ConnectionLoop) {
         self.clock = clock
         self.log = log
-        self.dealing = dealing ?? { n, loops in n % loops }
+        dealer = Dealer(choosing: dealing ?? { n, loops in n % loops })
         loops = (0..<count).map { makeLoop($0, self) }
     }
 
@@ -43,8 +41,7 @@ final class LoopGroup: @unchecked Sendable {
 
     /// The loop the next newcomer goes to. On loop 0's queue.
     func dealNext() -> Int {
-        defer { accepted += 1 }
-        return min(max(dealing(accepted, loops.count), 0), loops.count - 1)
+        dealer.next(of: loops.count)
     }
 
     /// Deals a connection loop 0 accepted to loop `loop`, which takes it in with `id`: until it reads it, a
@@ -79,5 +76,24 @@ final class LoopGroup: @unchecked Sendable {
     /// Gathers every loop's counters off the loops, then gives them to `done` (on the gathering queue).
     func gatherStatistics(then done: @escaping @Sendable (ServerStatistics) -> Void) {
         gathering.async { [self] in done(statistics()) }
+    }
+}
+
+/// Which loop takes each connection accepted: round robin, or a test's choice (tests pin connections to
+/// loops with it, to force the cross-loop cases).
+struct Dealer {
+    /// The loop that takes the `n`th connection accepted (from 0) of `loops`.
+    let choosing: @Sendable (_ n: Int, _ loops: Int) -> Int
+    /// Connections accepted so far.
+    private var accepted = 0
+
+    init(choosing: @escaping @Sendable (_ n: Int, _ loops: Int) -> Int) {
+        self.choosing = choosing
+    }
+
+    /// The loop the next newcomer goes to, of `loops`; a choice out of range is taken as the nearest loop.
+    mutating func next(of loops: Int) -> Int {
+        defer { accepted += 1 }
+        return min(max(choosing(accepted, loops), 0), loops - 1)
     }
 }
