@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-/// One real `pairs serve --cluster` (the built binary) on 127.0.0.1 and a port of its own choosing, in the
+/// One real `pairs serve --cluster` (the built binary) on 127.0.0.1 and a port of its own choosing (or `port`), in the
 /// cluster of `redis`, keeping what `data` says (nothing by default, or a shared `postgresql://` database),
 /// with `flags` after those; killed when the test lets go of it.
 final class ServeInstance {
@@ -16,9 +16,9 @@ final class ServeInstance {
     let process: Subprocess
     let port: Int
 
-    init(redis: RedisServer, data: String = "none", loops: Int = 2, flags: [String] = []) throws {
+    init(redis: RedisServer, port: Int = 0, data: String = "none", loops: Int = 2, flags: [String] = []) throws {
         process = try Subprocess(try Tools.pairs(), [
-            "serve", "--cluster", "redis://127.0.0.1:\(redis.port)", "--host", "127.0.0.1", "--port", "0",
+            "serve", "--cluster", "redis://127.0.0.1:\(redis.port)", "--host", "127.0.0.1", "--port", String(port),
             "--data", data, "--loops", String(loops),
         ] + flags)
         let (_, line) = try process.blockingWaitForLine(within: Self.startSeconds, "the listening line") { $0.hasPrefix("pairs listening on ") }
