@@ -182,7 +182,7 @@ final class WebFront {
         let route = WebRoute(path: request.path)
         switch route {
         case .page:
-            response = ClientPage.response(to: request)
+            response = ClientPage.response(to: request, peers: configuration.allowedOrigins)
             recordPageVisitor(connection, at: now)
         case .statistics, .metrics:
             guard loop.group.count == 1 else {

@@ -36,21 +36,35 @@ public enum ClientPage {
     /// The answer to a `GET` or `HEAD` of the page: the page, or 304 when the client's `If-None-Match`
     /// already names it. `Cache-Control: no-cache` lets browsers keep the page but makes them ask each time,
     /// so a new server version is never hidden behind a stale copy.
-    public static func response(to request: HTTPRequest) -> HTTPResponse {
+    /// `peers` are the origins the server lets pages connect from (`--allow-origin`): its page may open
+    /// WebSockets to them in turn, as a page sent to another instance of a cluster does.
+    public static func response(to request: HTTPRequest, peers: [String] = []) -> HTTPResponse {
         var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": "no-cache"]
         if isCached(by: request) {
             return HTTPResponse(status: .notModified, headers: headers)
         }
         headers.append(name: "Content-Type", value: "text/html; charset=utf-8")
-        headers.append(name: "Content-Security-Policy", value: contentSecurityPolicy)
+        headers.append(name: "Content-Security-Policy", value: contentSecurityPolicy(peers: peers))
         return HTTPResponse(status: .ok, headers: headers, body: bytes)
     }
 
     /// What the page may do, for the browser to enforce: its own inline script and style, a WebSocket
     /// back to the server it came from, and nothing from anywhere else (no script, style, image, frame or
     /// connection elsewhere), nor may another site frame it.
-    public static let contentSecurityPolicy =
-        "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'; base-uri 'none'; frame-ancestors 'none'"
+    public static let contentSecurityPolicy = contentSecurityPolicy(peers: [])
+
+    /// The policy, with WebSockets also to `peers`, origins (`http://HOST:PORT`, `https://...`) written as the
+    /// sockets' sources (`ws://HOST:PORT`, `wss://...`). The trust goes both ways on purpose: the instances of
+    /// a cluster list each other with `--allow-origin`, and each one's page follows redirects to the others.
+    public static func contentSecurityPolicy(peers: [String]) -> String {
+        let sockets = peers.compactMap { origin -> String? in
+            if origin.hasPrefix("http://") { return "ws://" + origin.dropFirst("http://".count) }
+            if origin.hasPrefix("https://") { return "wss://" + origin.dropFirst("https://".count) }
+            return nil
+        }
+        let connect = (["'self'"] + sockets).joined(separator: " ")
+        return "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; connect-src \(connect); base-uri 'none'; frame-ancestors 'none'"
+    }
 
     /// Whether the request's `If-None-Match` lists this page's ETag, or `*` (RFC 9110 §13.1.2).
     private static func isCached(by request: HTTPRequest) -> Bool {

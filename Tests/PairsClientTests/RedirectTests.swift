@@ -18,7 +18,7 @@ struct RedirectTests {
         let second = try startServer()
         defer { second.stop() }
         let port = second.port
-        let proxy = try TCPProxy(serverPort: first.port) { let lines = RedirectingLines(to: port); return { lines.rewrite($0) } }
+        let proxy = try TCPProxy.redirecting(from: first.port, to: port)
         let diagnostics = Mutex<[String]>([])
         let outcomes = Mutex<[String: BotRunner.Outcome]>([:])
         // Held until the games end: a runner's session refers back to it without keeping it.

@@ -75,7 +75,7 @@ final class RedisServer {
     }
 
     /// A port on 127.0.0.1 that nothing listens on at this moment.
-    private static func freePort() throws -> Int {
+    static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw SocketFailed(call: "socket", errno: errno) }
         defer { close(fd) }

@@ -6,8 +6,9 @@ import Testing
 import Glibc
 #endif
 
-/// One real `pairs serve --cluster` (the built binary) on 127.0.0.1 and a port of its own choosing, keeping
-/// nothing, in the cluster of `redis`; killed when the test lets go of it.
+/// One real `pairs serve --cluster` (the built binary) on 127.0.0.1 and a port of its own choosing (or `port`), in the
+/// cluster of `redis`, keeping what `data` says (nothing by default, or a shared `postgresql://` database),
+/// with `flags` after those; killed when the test lets go of it.
 final class ServeInstance {
     /// Bounds a start that fails: a busy machine takes seconds to start a debug binary.
     static let startSeconds: TimeInterval = 60
@@ -15,11 +16,11 @@ final class ServeInstance {
     let process: Subprocess
     let port: Int
 
-    init(redis: RedisServer, loops: Int = 2) throws {
+    init(redis: RedisServer, port: Int = 0, data: String = "none", loops: Int = 2, flags: [String] = []) throws {
         process = try Subprocess(try Tools.pairs(), [
-            "serve", "--cluster", "redis://127.0.0.1:\(redis.port)", "--host", "127.0.0.1", "--port", "0",
-            "--data", "none", "--loops", String(loops),
-        ])
+            "serve", "--cluster", "redis://127.0.0.1:\(redis.port)", "--host", "127.0.0.1", "--port", String(port),
+            "--data", data, "--loops", String(loops),
+        ] + flags)
         let (_, line) = try process.blockingWaitForLine(within: Self.startSeconds, "the listening line") { $0.hasPrefix("pairs listening on ") }
         // "pairs listening on 127.0.0.1:PORT in the cluster at redis://..., advertised as 127.0.0.1:PORT"
         guard let address = line.split(separator: " ").dropFirst(3).first, let colon = address.lastIndex(of: ":"),
@@ -60,6 +61,16 @@ final class LineClient {
         close(fd)
     }
 
+    /// Says hello as `name`, a client that follows redirects (protocol.md, "Several instances").
+    func helloFollowingRedirects(as name: String) {
+        send(#"{"type":"hello","name":"\#(name)","redirects":true}"#)
+    }
+
+    /// Drops the connection as a lost network does, without a `bye`: a player's seat is held for them.
+    func hangUp() {
+        shutdown(fd, Int32(SHUT_RDWR))
+    }
+
     func send(_ line: String) {
         var text = line + "\n"
         text.withUTF8 { bytes in _ = Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
@@ -90,6 +101,16 @@ final class LineClient {
         throw TimedOut(what: "a line with \(parts)")
     }
 
+    /// The first line (skipping others) that `matches`, said as `what`; throws when none comes.
+    @discardableResult
+    func line(_ what: String, where matches: (String) -> Bool) throws -> String {
+        for _ in 0..<Self.maxSkippedLines {
+            guard let line = nextLine() else { break }
+            if matches(line) { return line }
+        }
+        throw TimedOut(what: what)
+    }
+
     /// The next line that answers a request (`joined` or `error`, or `redirect`), skipping the greeting and states.
     func answer() throws -> String {
         for _ in 0..<Self.maxSkippedLines {
@@ -98,5 +119,24 @@ final class LineClient {
         }
         throw TimedOut(what: "an answer")
     }
+
+    /// Follows a `redirect` line as a client that says it follows them does: connects to the instance it
+    /// names and says hello again as `name` (hello travels with the client, not the connection). Returns the
+    /// new connection, on which the test repeats the request.
+    static func following(_ redirect: String, as name: String) throws -> LineClient {
+        let fields = try #require(try JSONSerialization.jsonObject(with: Data(redirect.utf8)) as? [String: Any], "\(redirect)")
+        #expect(fields["type"] as? String == "redirect", "\(redirect)")
+        #expect(fields["host"] as? String == "127.0.0.1", "\(redirect)")
+        let port = try #require(fields["port"] as? Int, "\(redirect)")
+        let client = try LineClient(port: port)
+        client.helloFollowingRedirects(as: name)
+        return client
+    }
+}
+
+/// The value of a string field of a JSON line, such as a `joined`'s `token`.
+func field(_ name: String, of line: String) throws -> String {
+    let fields = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+    return try #require(fields[name] as? String, "\(name) in \(line)")
 }
 #endif

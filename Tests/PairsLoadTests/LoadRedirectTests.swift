@@ -13,8 +13,7 @@ struct LoadRedirectTests {
         defer { first.stop() }
         let second = try startServer()
         defer { second.stop() }
-        let port = second.port
-        let proxy = try TCPProxy(serverPort: first.port) { let lines = RedirectingLines(to: port); return { lines.rewrite($0) } }
+        let proxy = try TCPProxy.redirecting(from: first.port, to: second.port)
         var configuration = loadConfiguration(port: proxy.port, concurrency: 3, games: 6)
         configuration.followsRedirects = true
         let report = try runToEnd(try LoadRunner(configuration: configuration))

@@ -18,3 +18,12 @@ public final class RedirectingLines: @unchecked Sendable {
         return ServerMessageEncoder.encode(.redirect(Redirect(host: "127.0.0.1", port: target, request: .join, room: joined.room, id: joined.id)))
     }
 }
+
+extension TCPProxy {
+    /// A proxy in front of the server on `serverPort` that turns the first `joined` of every connection into a
+    /// `redirect` to the server on `target`, as an instance of a cluster that does not own the room answers: the
+    /// two-server setup of the tests of clients that follow redirects (`pairs bot`, `pairs load`).
+    public static func redirecting(from serverPort: Int, to target: Int) throws -> TCPProxy {
+        try TCPProxy(serverPort: serverPort) { let lines = RedirectingLines(to: target); return { lines.rewrite($0) } }
+    }
+}

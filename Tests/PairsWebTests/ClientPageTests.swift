@@ -39,6 +39,16 @@ func conditionalRequests(ifNoneMatch: String, status: HTTPStatus) {
     }
 }
 
+@Test("the page may open WebSockets to its own server and to the origins the server lists as peers, and to nowhere else")
+func pagePolicyNamesThePeers() {
+    let request = HTTPRequest(method: .get, target: "/", headers: ["Host": "a"])
+    #expect(ClientPage.response(to: request).headers["Content-Security-Policy"] == ClientPage.contentSecurityPolicy)
+    #expect(ClientPage.contentSecurityPolicy.contains("connect-src 'self'; "))
+    let policy = ClientPage.response(to: request, peers: ["http://10.0.0.2:7777", "https://pairs.example:8443"]).headers["Content-Security-Policy"]
+    #expect(policy == ClientPage.contentSecurityPolicy.replacingOccurrences(
+        of: "connect-src 'self';", with: "connect-src 'self' ws://10.0.0.2:7777 wss://pairs.example:8443;"))
+}
+
 @Test("the page is one document that loads nothing from anywhere else")
 func pageIsSelfContained() {
     let html = ClientPage.html
