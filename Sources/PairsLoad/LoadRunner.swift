@@ -254,7 +254,7 @@ public final class LoadRunner: @unchecked Sendable {
         timers.removeAll()
         for game in games where game.status != .abandoned {
             recordUnfinishedFlips(of: game, now: now)
-            if game.isInProgress { statistics.gamesUnfinished += 1 }
+            if game.isInProgress, countsGames(of: game) { statistics.gamesUnfinished += 1 }
         }
         statistics.timeline.close(at: now, cpu: stopCPU, serverCPU: stopServerCPU, keepingSliver: part != nil)
         for connection in connections {
