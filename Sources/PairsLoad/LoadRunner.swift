@@ -317,6 +317,7 @@ public final class LoadRunner: @unchecked Sendable {
         report.durationSeconds = Double(stopTime - startTime) / 1e9
         report.connectionsRequested = connections.count
         report.serverVersion = serverVersion
+        report.tournament = configuration.tournament
         report.counts = statistics
         report.cpuSeconds = stopCPU - startCPU
         if let start = startServerCPU, let stop = stopServerCPU { report.serverCPUSeconds = stop - start }
