@@ -87,9 +87,10 @@ public struct LoadConfiguration: Sendable, Hashable {
 
     public init() {}
 
-    /// The seconds a run lasts at most, with the default for a run given no limit at all.
+    /// The seconds a run lasts at most, with the default for a run given no limit at all (a tournament's run
+    /// lasts until the tournament ends).
     public var effectiveDurationSeconds: Double? {
-        if games == nil, durationSeconds == nil { return 10 }
+        if games == nil, durationSeconds == nil, tournament == nil { return 10 }
         return durationSeconds
     }
 

@@ -62,6 +62,7 @@ public struct LoadReport: Sendable {
         "connections", "connection_failures", "connections_dropped", "unreadable_lines",
         "cpu_s", "server", "series", "latency_histogram_ms",
         "tournament", "pairings", "pairings_per_s", "free_to_paired_ms", "bytes_received", "bytes_received_per_s",
+        "tournament_lines", "tournament_bytes",
     ]
 
     /// Buckets per doubling in `latency_histogram_ms`: four, so the chart's bars are 19% apart.
@@ -133,6 +134,8 @@ public struct LoadReport: Sendable {
         w.endObject()
         w.key("bytes_received"); w.integer(counts.bytesReceived)
         w.key("bytes_received_per_s"); w.double(Self.rounded(bytesReceivedPerSecond, 0))
+        w.key("tournament_lines"); w.integer(counts.tournamentLines)
+        w.key("tournament_bytes"); w.integer(counts.tournamentBytes)
         w.key("latency_histogram_ms")
         w.beginArray()
         for bucket in counts.latency.logBuckets(perPowerOfTwo: Self.histogramBucketsPerDoubling) {
@@ -182,7 +185,11 @@ public struct LoadReport: Sendable {
             }
             lines.append(line)
         }
-        lines.append("received     \(counts.bytesReceived) bytes from the server (\(Self.fixed(bytesReceivedPerSecond / 1_000_000, 2)) MB/s)")
+        var received = "received     \(counts.bytesReceived) bytes from the server (\(Self.fixed(bytesReceivedPerSecond / 1_000_000, 2)) MB/s)"
+        if counts.tournamentLines > 0 {
+            received += ", \(counts.tournamentBytes) of them in \(counts.tournamentLines) tournament lines"
+        }
+        lines.append(received)
         lines.append("errors       " + (counts.errors.isEmpty ? "none" : Self.list(counts.errors)))
         var connectionLine = "connections  \(counts.connectionsOpened) of \(connectionsRequested) opened, "
             + "\(connectionFailureCount) failed, \(connectionDropCount) dropped"

@@ -195,7 +195,13 @@ extension LoadRunner {
         }
         // A tournament's pushes (standings of up to 1024 rows) are counted in the bytes, not read: the load
         // bots need only their `joined` and states, and decoding every push would measure the client.
-        if Self.isTournamentMessage(line) { return }
+        if Self.isTournamentMessage(line) {
+            statistics.tournamentLines += 1
+            statistics.tournamentBytes += line.count + 1
+            // Its end ends the run: every game of it has been played, and nothing more will be.
+            if phase == .running, Self.saysFinished(line) { finish() }
+            return
+        }
         let message: ServerMessage
         do {
             message = try ServerMessageDecoder.decode(line: line)
@@ -241,6 +247,20 @@ extension LoadRunner {
 
     static func isTournamentMessage(_ line: UnsafeRawBufferPointer) -> Bool {
         line.count >= tournamentPrefix.count && zip(line, tournamentPrefix).allSatisfy { $0 == $1 }
+    }
+
+    private static let finishedStatus = Array(#","status":"finished","#.utf8)
+    /// Where `status` is at the latest in a `tournament` line: after `type`, `name` (20 characters at most)
+    /// and `format`, which no quote can hide, since a name is letters, digits, - and _.
+    private static let statusWithinBytes = 96
+
+    /// Whether a `tournament` line says its tournament is finished, read from its first bytes alone.
+    static func saysFinished(_ line: UnsafeRawBufferPointer) -> Bool {
+        let head = Array(line.prefix(statusWithinBytes))
+        guard head.count >= finishedStatus.count else { return false }
+        return (0...(head.count - finishedStatus.count)).contains { start in
+            head[start..<(start + finishedStatus.count)].elementsEqual(finishedStatus)
+        }
     }
 
     // MARK: Writing

@@ -24,6 +24,9 @@ public struct LoadStatistics: Sendable {
     public internal(set) var freeToPaired = LatencyHistogram()
     /// Bytes read from the server, every message counted (states, `tournament` pushes, answers).
     public internal(set) var bytesReceived = 0
+    /// Of those, the `tournament` lines (newlines included), and how many: what the standings pushes cost.
+    public internal(set) var tournamentBytes = 0
+    public internal(set) var tournamentLines = 0
     public internal(set) var gamesForfeited = 0
     public internal(set) var gamesAbandoned = 0
     public internal(set) var gamesUnfinished = 0
@@ -109,6 +112,8 @@ public struct LoadStatistics: Sendable {
         pairings += other.pairings
         freeToPaired.add(other.freeToPaired)
         bytesReceived += other.bytesReceived
+        tournamentBytes += other.tournamentBytes
+        tournamentLines += other.tournamentLines
         gamesForfeited += other.gamesForfeited
         gamesAbandoned += other.gamesAbandoned
         gamesUnfinished += other.gamesUnfinished

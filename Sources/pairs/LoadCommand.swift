@@ -25,8 +25,8 @@ enum LoadCommand {
       --transport T       lines (default), or ws: each connection a WebSocket on /ws, as the browser page
                           connects, the same messages one per text frame
       --games N           stop once N games have finished
-      --duration S        stop after S seconds (default 10 when --games is not given; with both, whichever
-                          comes first)
+      --duration S        stop after S seconds (default 10 when --games is not given, and with --tournament
+                          when it ends; with both, whichever comes first)
       --concurrency C     games at once, 2 connections each, 1 with --solo (default 100)
       --loops K           event loops to spread the connections over, each a thread's worth of work, so one
                           pairs load can drive a server on many cores (default: the cores this process may
@@ -42,7 +42,8 @@ enum LoadCommand {
       --tournament NAME   instead of rooms, every connection is a session that says hello (as PREFIXk) and
                           enters tournament NAME, and plays every game the server seats it in; --concurrency
                           is the sessions (at most \(TournamentLimits.maxEntrants)). The summary adds the pairings made (per
-                          second) and each session's wait from free (entering, or its game's end) to paired
+                          second) and each session's wait from free (entering, or its game's end) to paired;
+                          the run ends when the tournament does, or at --duration
       --minutes M         with --tournament: first create NAME as an arena of M minutes (decimals allowed)
                           with the rule flags' rules, starting by itself once every session has entered
       --standings N|all   with --tournament: the standings rows each session's pushes carry, the top N and
@@ -70,7 +71,8 @@ enum LoadCommand {
     connection_failures {REASON: count}, connections_dropped {REASON: count}, unreadable_lines,
     cpu_s {load, server (null without --server-pid)}, server (what the server's welcome calls it, or null),
     tournament (NAME or null), pairings, pairings_per_s, free_to_paired_ms {p50, p90, p99, p999, max, samples},
-    bytes_received, bytes_received_per_s (every byte the server sent the run's connections),
+    bytes_received, bytes_received_per_s (every byte the server sent the run's connections), tournament_lines,
+    tournament_bytes (the tournament messages' lines among them, and their bytes),
     series {seconds, flips, games, errors, dropped, failed, latency_ms {p50, p90, p99, max, samples},
     cpu_s {load, server}} (arrays with an element per second of the run; the last second ends with the
     run; a latency of a second with none is null), latency_histogram_ms [[low, high, count], ...] (the
