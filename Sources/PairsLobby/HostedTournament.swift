@@ -36,7 +36,7 @@ final class HostedTournament {
     var pushedStatus: TournamentPhase?
     /// The `standings` count each follower that gave one asked for (`tournament_join` or `_watch`): what its
     /// `tournament` messages carry (`TournamentView.following`). Followers not here get every row.
-    var followedStandings: [ConnectionID: Int] = [:]
+    var followedStandings: [Follower: Int] = [:]
     /// What it last filed in the directory, so unchanged listings take no lock.
     var filed: TournamentSummary?
 
@@ -105,6 +105,18 @@ final class HostedTournament {
     /// The room a game of the tournament is played in: the tournament's name and the game's number.
     static func roomName(of tournament: String, game: TournamentGameID) -> String {
         "\(tournament)-\(game.rawValue)"
+    }
+}
+
+/// Who asked for fewer standings rows: an entrant by name, so the ask outlives a dropped connection (a
+/// bot that resumes its seat mid-game does not enter again), a watcher by connection.
+enum Follower: Hashable {
+    case entrant(String)
+    case watcher(ConnectionID)
+
+    /// `client`, as the entrant `entrant` when it is one, else as a watcher.
+    init(_ client: Client, entrant: String?) {
+        self = entrant.map(Follower.entrant) ?? .watcher(client.id)
     }
 }
 

@@ -38,12 +38,13 @@ extension Lobby {
                 refuse(error.code, error.explanation(of: tournament.name, by: client.name), id: id, to: client)
                 return finishInput(of: tournament, at: now)
             }
+            let own = tournament.players[client.name] === client ? client.name : nil
             switch request {
-            case .join(_, let standings), .watch(_, let standings): tournament.followedStandings[client.id] = standings
+            case .join(_, let standings), .watch(_, let standings):
+                tournament.followedStandings[Follower(client, entrant: own)] = standings
             default: break
             }
             let view = tournament.view(at: now, id: id)
-            let own = tournament.players[client.name] === client ? client.name : nil
             for line in LongAnswers.lines(.tournament(followed(view, by: client, own: own, in: tournament))) { send(line, to: client) }
             finishInput(of: tournament, at: now, answered: client)
         }
@@ -52,7 +53,7 @@ extension Lobby {
     /// `view` as `client` asked to follow it: whole, or trimmed to the standings count it gave.
     /// `own` is the entrant's name it plays under, nil for a watcher.
     private func followed(_ view: TournamentView, by client: Client, own: String?, in tournament: HostedTournament) -> TournamentView {
-        guard let top = tournament.followedStandings[client.id] else { return view }
+        guard let top = tournament.followedStandings[Follower(client, entrant: own)] else { return view }
         return view.following(top: top, own: own)
     }
 
@@ -324,10 +325,15 @@ extension Lobby {
         let view = tournament.view(at: now)
         var whole: (bytes: [UInt8], messages: Int)?
         var first = true
-        // Connections gone since they asked are forgotten here, so the asks stay as many as the followers.
-        if !tournament.followedStandings.isEmpty { tournament.followedStandings = tournament.followedStandings.filter { clients[$0.key] != nil } }
+        // Watchers gone since they asked are forgotten here, so the asks stay as many as the followers (an
+        // entrant's is kept by name, at most `TournamentLimits.maxEntrants`).
+        if !tournament.followedStandings.isEmpty {
+            tournament.followedStandings = tournament.followedStandings.filter { key, _ in
+                if case .watcher(let id) = key { clients[id] != nil } else { true }
+            }
+        }
         for (client, own) in followers(of: tournament) where client !== answered {
-            if tournament.followedStandings[client.id] != nil {
+            if tournament.followedStandings[Follower(client, entrant: own)] != nil {
                 for line in LongAnswers.lines(.tournament(followed(view, by: client, own: own, in: tournament))) { send(line, to: client) }
                 continue
             }

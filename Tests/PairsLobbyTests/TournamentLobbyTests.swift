@@ -487,4 +487,25 @@ struct TournamentLobbyTests {
         #expect(top.standings == Array(after.standings.prefix(1)))
         #expect(tournaments(lobby.take(own)).last?.standings == after.standings.filter { $0.name == "b4" })
     }
+
+    @Test("an entrant that asked for standings 0 and resumes its seat on a new connection is still sent its own row alone")
+    func resumeKeepsTheStandingsAsked() throws {
+        let lobby = harness()
+        let host = named("host", in: lobby)
+        lobby.send("tournament create bots arena minutes 5", from: host)
+        let ann = entered("ann", in: "bots", lobby: lobby)
+        let bob = named("bob", in: lobby)
+        lobby.send("tournament join bots standings 0", from: bob)
+        lobby.send("tournament start bots", from: host)
+        let token = try #require(lobby.joined(bob)?.token)
+        lobby.drop(bob)
+        lobby.advance(by: TournamentHosting.pushIntervalMilliseconds)
+        let back = lobby.connect()
+        lobby.send(#"{"type":"resume","token":"\#(token)"}"#, from: back)
+        try win(by: ann, in: lobby)
+        lobby.advance(by: TournamentHosting.pushIntervalMilliseconds)
+        let view = try #require(tournaments(lobby.take(back)).last)
+        #expect(view.standings.map(\.name) == ["bob"])
+        #expect(tournaments(lobby.take(ann)).last?.standings.count == 2, "ann asked for every row")
+    }
 }
