@@ -50,6 +50,12 @@ public struct BotMachine: Sendable {
         self.generator = SplitMix64(seed: configuration.seed)
     }
 
+    /// Enters `tournament` asking for no one's standings but its own: the bot reads only the status, and
+    /// the whole standings of a large arena on every push would be most of what it is sent.
+    static func enter(_ tournament: String) -> ClientMessage {
+        .tournament(.join(tournament: tournament, standings: 0))
+    }
+
     /// What to do about `input`.
     public mutating func handle(_ input: BotInput) -> [BotAction] {
         guard !isFinished else { return [] }
@@ -57,7 +63,7 @@ public struct BotMachine: Sendable {
         case .ready, .seatLost:
             seat = nil
             pendingFlip = nil
-            if let tournament = configuration.tournament { return [.send(.tournament(.join(tournament: tournament)))] }
+            if let tournament = configuration.tournament { return [.send(Self.enter(tournament))] }
             return [.send(.join(JoinRequest(room: configuration.room, rules: configuration.rules)))]
         case .message(let message):
             return handle(message)
@@ -83,7 +89,7 @@ public struct BotMachine: Sendable {
             // Between a tournament's games the bot holds no seat to resume: it enters again, which gives
             // the tournament its new connection (and takes an arena's pause off).
             guard let tournament = configuration.tournament, seat == nil else { return [] }
-            return [.send(.tournament(.join(tournament: tournament)))]
+            return [.send(Self.enter(tournament))]
         case .connectionLost:
             pendingFlip = nil
             thinkingAbout = nil

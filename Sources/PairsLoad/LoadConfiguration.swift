@@ -67,6 +67,13 @@ public struct LoadConfiguration: Sendable, Hashable {
     /// connection (so the two players of a game reach different ones); empty for `host` and `port` alone.
     /// The run should follow redirects, since a game's room is on one instance only.
     public var servers: [LoadServer] = []
+    /// A tournament every session enters instead of a room of its own: each connection says `hello` as
+    /// `sessionName`, sends `tournament_join`, and plays every game the server seats it in (`joined`, then
+    /// the room's states). A session is then a game of the run's, with one connection; nil for rooms.
+    public var tournament: String?
+    /// With `tournament`: the `standings` count each session asks for (protocol.md, `tournament_join`), so
+    /// the pushes carry only the top N rows and its own; nil for the whole standings, as older clients get.
+    public var tournamentStandings: Int?
     /// The server's process id, to report its CPU time next to the load client's.
     public var serverPID: Int32?
     /// Seeds the bots' choices.
@@ -80,9 +87,10 @@ public struct LoadConfiguration: Sendable, Hashable {
 
     public init() {}
 
-    /// The seconds a run lasts at most, with the default for a run given no limit at all.
+    /// The seconds a run lasts at most, with the default for a run given no limit at all (a tournament's run
+    /// lasts until the tournament ends).
     public var effectiveDurationSeconds: Double? {
-        if games == nil, durationSeconds == nil { return 10 }
+        if games == nil, durationSeconds == nil, tournament == nil { return 10 }
         return durationSeconds
     }
 
@@ -95,7 +103,13 @@ public struct LoadConfiguration: Sendable, Hashable {
     /// other rules, two bots face each other. (Asked by the rules sent, not the server's: a run that asks
     /// for no seat count against a server whose rooms are solo by default sees its second joins refused.)
     public var connectionsPerGame: Int {
-        rules.seats == .one ? 1 : 2
+        rules.seats == .one || tournament != nil ? 1 : 2
+    }
+
+    /// The name session `index` says `hello` with in a tournament: the room prefix and its place in the run,
+    /// so every session of every loop is a different entrant.
+    public func sessionName(_ index: Int) -> String {
+        room(index)
     }
 
     /// The name of game `index`'s room.
@@ -141,6 +155,18 @@ public struct LoadConfiguration: Sendable, Hashable {
         if loops < 1 || loops > Self.maxLoops { return "--loops must be from 1 to \(Self.maxLoops)" }
         if let games, games < 1 { return "--games must be at least 1" }
         if let durationSeconds, !(durationSeconds > 0) { return "--duration must be more than 0 seconds" }
+        if let tournament {
+            if !TournamentLimits.isValidName(tournament) {
+                return "--tournament must be 1-\(TournamentLimits.maxNameCharacters) letters, digits, - or _"
+            }
+            if games != nil { return "--tournament plays for a --duration, not a number of --games: the server decides the pairings" }
+            if concurrency > TournamentLimits.maxEntrants {
+                return "--tournament takes at most \(TournamentLimits.maxEntrants) sessions (--concurrency), as many as a tournament has entrants"
+            }
+            if room(gamesInFlight - 1).count > TextCleaner.maxNameCharacters {
+                return "--room-prefix must be short enough for the session name '\(room(gamesInFlight - 1))' to be at most \(TextCleaner.maxNameCharacters) characters"
+            }
+        }
         if !RoomName.isValid(room(gamesInFlight - 1)) {
             return "--room-prefix must be letters, digits, - or _, short enough for '\(room(gamesInFlight - 1))' to be at most \(RoomName.maxLength) characters"
         }

@@ -56,6 +56,9 @@ final class LoadGame {
     var generation: UInt32 = 0
     /// The last game number whose end was counted.
     var finishedGame = 0
+    /// In a tournament: when the session became free (joined the tournament, or saw its game end), until its
+    /// next `joined`; nil while seated.
+    var freeSince: UInt64?
     /// Whether this game counts against `--games` now (a game started or about to start here).
     var holdsReservation = false
     private var requestCounter: Int64 = 0

@@ -40,6 +40,10 @@ public struct LoadReport: Sendable {
     public var gamesPerSecond: Double { durationSeconds > 0 ? Double(counts.games) / durationSeconds : 0 }
     public var connectionFailureCount: Int { counts.connectionFailures.values.reduce(0, +) }
     public var connectionDropCount: Int { counts.connectionsDropped.values.reduce(0, +) }
+    public var pairingsPerSecond: Double { durationSeconds > 0 ? Double(counts.pairings) / durationSeconds : 0 }
+    public var bytesReceivedPerSecond: Double { durationSeconds > 0 ? Double(counts.bytesReceived) / durationSeconds : 0 }
+    /// The tournament a run's sessions entered (`LoadConfiguration.tournament`); nil for rooms.
+    public var tournament: String?
 
     /// A latency percentile in milliseconds (`quantile` from 0 to 1).
     public func latencyMilliseconds(atQuantile quantile: Double) -> Double {
@@ -57,6 +61,8 @@ public struct LoadReport: Sendable {
         "errors", "errors_total",
         "connections", "connection_failures", "connections_dropped", "unreadable_lines",
         "cpu_s", "server", "series", "latency_histogram_ms",
+        "tournament", "pairings", "pairings_per_s", "free_to_paired_ms", "bytes_received", "bytes_received_per_s",
+        "tournament_lines", "tournament_bytes",
     ]
 
     /// Buckets per doubling in `latency_histogram_ms`: four, so the chart's bars are 19% apart.
@@ -114,6 +120,22 @@ public struct LoadReport: Sendable {
         w.key("server")
         if let serverVersion { w.string(serverVersion) } else { w.null() }
         w.key("series"); writeSeries(to: &w)
+        w.key("tournament")
+        if let tournament { w.string(tournament) } else { w.null() }
+        w.key("pairings"); w.integer(counts.pairings)
+        w.key("pairings_per_s"); w.double(Self.rounded(pairingsPerSecond, 1))
+        w.key("free_to_paired_ms")
+        w.beginObject()
+        for (name, quantile) in Self.percentiles {
+            w.key(name); w.double(Self.rounded(Double(counts.freeToPaired.value(atQuantile: quantile)) / 1_000_000, 3))
+        }
+        w.key("max"); w.double(Self.rounded(Double(counts.freeToPaired.max) / 1_000_000, 3))
+        w.key("samples"); w.integer(counts.freeToPaired.count)
+        w.endObject()
+        w.key("bytes_received"); w.integer(counts.bytesReceived)
+        w.key("bytes_received_per_s"); w.double(Self.rounded(bytesReceivedPerSecond, 0))
+        w.key("tournament_lines"); w.integer(counts.tournamentLines)
+        w.key("tournament_bytes"); w.integer(counts.tournamentBytes)
         w.key("latency_histogram_ms")
         w.beginArray()
         for bucket in counts.latency.logBuckets(perPowerOfTwo: Self.histogramBucketsPerDoubling) {
@@ -152,6 +174,22 @@ public struct LoadReport: Sendable {
             lines.append("unanswered   \(counts.unfinishedFlips) flip\(counts.unfinishedFlips == 1 ? "" : "s") at the end or in abandoned games, "
                 + "oldest \(Self.milliseconds(counts.unfinishedMaxNanoseconds)) (counted in the latency above)")
         }
+        if let tournament {
+            var line = "tournament   \(tournament): \(counts.pairings) pairings (\(Self.fixed(pairingsPerSecond, 1))/s); free to paired "
+            if counts.freeToPaired.count == 0 {
+                line += "never paired"
+            } else {
+                line += Self.percentiles.map { "\($0.name) \(Self.milliseconds(counts.freeToPaired.value(atQuantile: $0.quantile)))" }
+                    .joined(separator: "  ")
+                line += "  max \(Self.milliseconds(counts.freeToPaired.max))  (\(counts.freeToPaired.count) waits)"
+            }
+            lines.append(line)
+        }
+        var received = "received     \(counts.bytesReceived) bytes from the server (\(Self.fixed(bytesReceivedPerSecond / 1_000_000, 2)) MB/s)"
+        if counts.tournamentLines > 0 {
+            received += ", \(counts.tournamentBytes) of them in \(counts.tournamentLines) tournament lines"
+        }
+        lines.append(received)
         lines.append("errors       " + (counts.errors.isEmpty ? "none" : Self.list(counts.errors)))
         var connectionLine = "connections  \(counts.connectionsOpened) of \(connectionsRequested) opened, "
             + "\(connectionFailureCount) failed, \(connectionDropCount) dropped"

@@ -9,6 +9,15 @@ extension LoadRunner {
     func sendJoin(_ connection: LoadConnection) {
         let game = games[connection.game]
         if connection.joinID == 0 { connection.joinID = game.newID(.join) }
+        if let tournament = configuration.tournament {
+            // A name of its own, for the standings; then the server seats it, game after game.
+            send(RequestEncoder.encode(Request(.hello(name: configuration.sessionName(connection.game)))), on: connection)
+            let join = TournamentRequest.join(tournament: tournament, standings: configuration.tournamentStandings)
+            send(RequestEncoder.encode(Request(id: .integer(connection.joinID), .tournament(join))), on: connection)
+            connection.sent(at: batchTime)
+            if game.freeSince == nil { game.freeSince = batchTime }
+            return
+        }
         if configuration.followsRedirects {
             send(RequestEncoder.encode(Request(.hello(name: "load-\(connection.index)", followsRedirects: true))), on: connection)
         }
@@ -28,9 +37,32 @@ extension LoadRunner {
         guard let seat = joined.seat else { return }
         connection.seat = seat
         let game = games[connection.game]
+        if configuration.tournament != nil { seatedInTournament(game, seat: seat, now: batchTime) }
         game.seatConnections[seat.index] = connection.index
         if let partner = connection.partner { game.seatConnections[seat.opponent.index] = partner }
         if game.bot.rules != joined.rules { game.bot.play(by: joined.rules) }
+    }
+
+    /// A tournament session seated in a new game: whatever it knew of the last room is dropped, and the
+    /// wait since it was free is counted (the pairing by seat 0 alone, so each game counts once).
+    private func seatedInTournament(_ game: LoadGame, seat: Seat, now: UInt64) {
+        statistics.countSeat(afterWaiting: game.freeSince.map { now &- $0 }, makesPairing: seat == .first)
+        game.freeSince = nil
+        dropPlan(of: game, now: now)
+        if let flip = game.outstanding {
+            statistics.recordUnfinished(age: now &- flip.intended, at: now)
+            game.outstanding = nil
+        }
+        game.state = ScannedState()
+        game.finishedGame = 0
+        game.seatConnections = [-1, -1]
+        game.status = .playing
+    }
+
+    /// Whether `game`'s ends are counted here: always for rooms; in a tournament, where each player is a game
+    /// of the run's, by the session in seat 0 only.
+    func countsGames(of game: LoadGame) -> Bool {
+        configuration.tournament == nil || connections[game.connections[0]].seat == .first
     }
 
     // MARK: States
@@ -123,6 +155,12 @@ extension LoadRunner {
     // MARK: Between games
 
     private func gameOver(_ game: LoadGame, forfeit: Bool, now: UInt64) {
+        if configuration.tournament != nil {
+            // The tournament seats it next: no rematch, only the wait to count.
+            if countsGames(of: game) { statistics.countGame(forfeit: forfeit, at: now) }
+            game.freeSince = now
+            return
+        }
         statistics.countGame(forfeit: forfeit, at: now)
         game.holdsReservation = false
         if let limit = configuration.games, statistics.games >= limit {

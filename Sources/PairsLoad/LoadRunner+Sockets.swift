@@ -114,6 +114,7 @@ extension LoadRunner {
     private func readAvailable(_ connection: LoadConnection) {
         switch SocketInput.read(from: connection.fd, into: readBuffer) {
         case .bytes(let count):
+            statistics.bytesReceived += count
             receive(UnsafeRawBufferPointer(rebasing: readBuffer[..<count]), from: connection)
         case .wouldBlock:
             break
@@ -176,8 +177,9 @@ extension LoadRunner {
     private func handleLine(_ line: UnsafeRawBufferPointer, from connection: LoadConnection) {
         guard connection.status == .open || connection.status == .leaving else { return }
         if StateScanner.looksLikeState(line) {
-            // Only seat 0's copy of a room's states is read: seat 1 receives the very same lines.
-            guard phase == .running, connection.status == .open, connection.seat == .first else { return }
+            // Only seat 0's copy of a room's states is read: seat 1 receives the very same lines. In a
+            // tournament each session is a game of its own, and reads its own.
+            guard phase == .running, connection.status == .open, connection.seat == .first || configuration.tournament != nil else { return }
             let game = games[connection.game]
             guard game.status == .playing || game.status == .joining else { return }
             if !scanner.scan(line, into: &game.state) {
@@ -189,6 +191,15 @@ extension LoadRunner {
                 }
             }
             receivedState(game, now: batchTime)
+            return
+        }
+        // A tournament's pushes (standings of up to 1024 rows) are counted in the bytes, not read: the load
+        // bots need only their `joined` and states, and decoding every push would measure the client.
+        if Self.isTournamentMessage(line) {
+            statistics.tournamentLines += 1
+            statistics.tournamentBytes += line.count + 1
+            // Its end ends the run: every game of it has been played, and nothing more will be.
+            if phase == .running, Self.saysFinished(line) { finish() }
             return
         }
         let message: ServerMessage
@@ -216,7 +227,7 @@ extension LoadRunner {
             connection.byeReason = reason
         case .state(let message):
             // A state line the prefix test missed (keys in another order): handled as the scanner would.
-            guard phase == .running, connection.status == .open, connection.seat == .first else { return }
+            guard phase == .running, connection.status == .open, connection.seat == .first || configuration.tournament != nil else { return }
             let game = games[connection.game]
             guard game.status == .playing || game.status == .joining,
                   game.state.assign(message, faces: &scanner.faces) else { return }
@@ -228,6 +239,27 @@ extension LoadRunner {
             follow(redirect, on: connection)
         case .chat, .rooms, .pong, .stats, .help, .history, .replay, .replayMoves, .leaderboard, .profile, .tournament, .tournaments:
             break
+        }
+    }
+
+    /// The first bytes of a `tournament` message as the server writes it (its `type` first).
+    private static let tournamentPrefix = Array(#"{"type":"tournament","#.utf8)
+
+    static func isTournamentMessage(_ line: UnsafeRawBufferPointer) -> Bool {
+        line.count >= tournamentPrefix.count && zip(line, tournamentPrefix).allSatisfy { $0 == $1 }
+    }
+
+    private static let finishedStatus = Array(#","status":"finished","#.utf8)
+    /// Where `status` is at the latest in a `tournament` line: after `type`, `name` (20 characters at most)
+    /// and `format`, which no quote can hide, since a name is letters, digits, - and _.
+    private static let statusWithinBytes = 96
+
+    /// Whether a `tournament` line says its tournament is finished, read from its first bytes alone.
+    static func saysFinished(_ line: UnsafeRawBufferPointer) -> Bool {
+        let head = Array(line.prefix(statusWithinBytes))
+        guard head.count >= finishedStatus.count else { return false }
+        return (0...(head.count - finishedStatus.count)).contains { start in
+            head[start..<(start + finishedStatus.count)].elementsEqual(finishedStatus)
         }
     }
 

@@ -254,7 +254,7 @@ public final class LoadRunner: @unchecked Sendable {
         timers.removeAll()
         for game in games where game.status != .abandoned {
             recordUnfinishedFlips(of: game, now: now)
-            if game.isInProgress { statistics.gamesUnfinished += 1 }
+            if game.isInProgress, countsGames(of: game) { statistics.gamesUnfinished += 1 }
         }
         statistics.timeline.close(at: now, cpu: stopCPU, serverCPU: stopServerCPU, keepingSliver: part != nil)
         for connection in connections {
@@ -317,6 +317,7 @@ public final class LoadRunner: @unchecked Sendable {
         report.durationSeconds = Double(stopTime - startTime) / 1e9
         report.connectionsRequested = connections.count
         report.serverVersion = serverVersion
+        report.tournament = configuration.tournament
         report.counts = statistics
         report.cpuSeconds = stopCPU - startCPU
         if let start = startServerCPU, let stop = stopServerCPU { report.serverCPUSeconds = stop - start }

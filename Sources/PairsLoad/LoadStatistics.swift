@@ -18,6 +18,15 @@ public struct LoadStatistics: Sendable {
     public internal(set) var unfinishedMaxNanoseconds: UInt64 = 0
 
     public internal(set) var games = 0
+    /// In a tournament: games the server made (the `joined` of seat 0), and how long each session waited
+    /// for each of its seats, from its `tournament_join` or the end of its last game to its next `joined`.
+    public internal(set) var pairings = 0
+    public internal(set) var freeToPaired = LatencyHistogram()
+    /// Bytes read from the server, every message counted (states, `tournament` pushes, answers).
+    public internal(set) var bytesReceived = 0
+    /// Of those, the `tournament` lines (newlines included), and how many: what the standings pushes cost.
+    public internal(set) var tournamentBytes = 0
+    public internal(set) var tournamentLines = 0
     public internal(set) var gamesForfeited = 0
     public internal(set) var gamesAbandoned = 0
     public internal(set) var gamesUnfinished = 0
@@ -63,6 +72,13 @@ public struct LoadStatistics: Sendable {
         timeline.countGame(at: now)
     }
 
+    /// A session seated at `now` after waiting `wait` nanoseconds since it was free; `makesPairing` for the
+    /// one session of each game that counts it (seat 0).
+    mutating func countSeat(afterWaiting wait: UInt64?, makesPairing: Bool) {
+        if let wait { freeToPaired.record(wait) }
+        if makesPairing { pairings += 1 }
+    }
+
     mutating func count(error code: String, at now: UInt64) {
         errors[code, default: 0] += 1
         errorCount += 1
@@ -93,6 +109,11 @@ public struct LoadStatistics: Sendable {
         unfinishedFlips += other.unfinishedFlips
         unfinishedMaxNanoseconds = max(unfinishedMaxNanoseconds, other.unfinishedMaxNanoseconds)
         games += other.games
+        pairings += other.pairings
+        freeToPaired.add(other.freeToPaired)
+        bytesReceived += other.bytesReceived
+        tournamentBytes += other.tournamentBytes
+        tournamentLines += other.tournamentLines
         gamesForfeited += other.gamesForfeited
         gamesAbandoned += other.gamesAbandoned
         gamesUnfinished += other.gamesUnfinished

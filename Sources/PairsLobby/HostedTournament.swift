@@ -30,6 +30,13 @@ final class HostedTournament {
     var deadline: Moment?
     /// Something a `tournament` message shows moved since the last one went out.
     var changed = false
+    /// When the last push went out, and the status it showed: a change is pushed at once when the status
+    /// moved, else no sooner than `TournamentHosting.pushIntervalMilliseconds` after the last.
+    var pushedAt: Moment?
+    var pushedStatus: TournamentPhase?
+    /// The `standings` count each follower that gave one asked for (`tournament_join` or `_watch`): what its
+    /// `tournament` messages carry (`TournamentView.following`). Followers not here get every row.
+    var followedStandings: [Follower: Int] = [:]
     /// What it last filed in the directory, so unchanged listings take no lock.
     var filed: TournamentSummary?
 
@@ -56,6 +63,12 @@ final class HostedTournament {
     }
 
     var name: String { creation.name }
+
+    /// When the change held back since the last push goes out; nil when none is held back.
+    func pushDue() -> Moment? {
+        guard changed, let pushedAt else { return nil }
+        return pushedAt.adding(milliseconds: TournamentHosting.pushIntervalMilliseconds)
+    }
 
     var phase: TournamentPhase { TournamentPhase(rawValue: director.status.rawValue)! }
 
@@ -92,6 +105,18 @@ final class HostedTournament {
     /// The room a game of the tournament is played in: the tournament's name and the game's number.
     static func roomName(of tournament: String, game: TournamentGameID) -> String {
         "\(tournament)-\(game.rawValue)"
+    }
+}
+
+/// Who asked for fewer standings rows: an entrant by name, so the ask outlives a dropped connection (a
+/// bot that resumes its seat mid-game does not enter again), a watcher by connection.
+enum Follower: Hashable {
+    case entrant(String)
+    case watcher(ConnectionID)
+
+    /// `client`, as the entrant `entrant` when it is one, else as a watcher.
+    init(_ client: Client, entrant: String?) {
+        self = entrant.map(Follower.entrant) ?? .watcher(client.id)
     }
 }
 

@@ -21,7 +21,7 @@ extension Lobby {
         case .list:
             let list = TournamentList(tournaments: directory.shared.tournamentSummaries(), id: id)
             for line in LongAnswers.lines(.tournaments(list)) { send(line, to: client) }
-        case .join(let name), .leave(let name), .start(let name), .watch(let name):
+        case .join(let name, _), .leave(let name), .start(let name), .watch(let name, _):
             if case .lobby = client.place {} else if case .join = request {
                 return refuse(.alreadyInRoom, "leave your room first: the tournament seats you in its games' rooms", id: id, to: client)
             } else if case .watch = request {
@@ -43,9 +43,23 @@ extension Lobby {
                 refuse(error.code, error.explanation(of: tournament.name, by: client.name), id: id, to: client)
                 return finishInput(of: tournament, at: now)
             }
-            for line in LongAnswers.lines(.tournament(tournament.view(at: now, id: id))) { send(line, to: client) }
+            let own = tournament.players[client.name] === client ? client.name : nil
+            switch request {
+            case .join(_, let standings), .watch(_, let standings):
+                tournament.followedStandings[Follower(client, entrant: own)] = standings
+            default: break
+            }
+            let view = tournament.view(at: now, id: id)
+            for line in LongAnswers.lines(.tournament(followed(view, by: client, own: own, in: tournament))) { send(line, to: client) }
             finishInput(of: tournament, at: now, answered: client)
         }
+    }
+
+    /// `view` as `client` asked to follow it: whole, or trimmed to the standings count it gave.
+    /// `own` is the entrant's name it plays under, nil for a watcher.
+    private func followed(_ view: TournamentView, by client: Client, own: String?, in tournament: HostedTournament) -> TournamentView {
+        guard let top = tournament.followedStandings[Follower(client, entrant: own)] else { return view }
+        return view.following(top: top, own: own)
     }
 
     /// The tournament `name` if this shard runs it; else the connection is handed to the shard that does
@@ -316,19 +330,13 @@ extension Lobby {
         }
     }
 
-    /// Ends an input: one `tournament` message to every follower but `answered` (who had theirs, with
-    /// its id), the directory's listing brought up to date, and the tournament's next deadline.
+    /// Ends an input: a `tournament` message to every follower but `answered` (who had theirs, with its
+    /// id) if it changed, at once when its status moved, else once `TournamentHosting.pushIntervalMilliseconds`
+    /// have passed since the last (the change waits for that deadline, merged with whatever follows); the
+    /// directory's listing brought up to date, and the tournament's next deadline.
     func finishInput(of tournament: HostedTournament, at now: Moment, answered: Client? = nil) {
-        if tournament.changed {
-            tournament.changed = false
-            let lines = LongAnswers.lines(.tournament(tournament.view(at: now)))
-            var bytes: [UInt8] = []
-            for line in lines { bytes += ServerMessageEncoder.encode(line) }
-            var first = true
-            for client in followers(of: tournament) where client !== answered {
-                append(.broadcast(bytes, messages: lines.count, to: client.id, first: first))
-                first = false
-            }
+        if tournament.changed, tournament.pushedStatus != tournament.phase || tournament.pushDue().map({ $0 <= now }) ?? true {
+            push(tournament, at: now, except: answered)
         }
         let summary = tournament.summary
         if tournament.filed != summary {
@@ -339,21 +347,52 @@ extension Lobby {
             directory.shared.fileTournament(summary)
         }
         let keepUntil = tournament.finishedAt?.adding(milliseconds: configuration.tournaments.keepFinishedMilliseconds)
-        tournament.deadline = [tournament.director.nextDeadline, keepUntil].compactMap { $0 }.min()
+        tournament.deadline = [tournament.director.nextDeadline, keepUntil, tournament.pushDue()].compactMap { $0 }.min()
         refreshTournamentDeadlines()
     }
 
-    /// Entrants (in order of joining) and watchers with a connection here, each once; the gone are dropped.
-    private func followers(of tournament: HostedTournament) -> [Client] {
+    /// The tournament as it is now to every follower but `except`: the whole message encoded once for those
+    /// who follow it whole, and each trimmed one for its follower alone.
+    private func push(_ tournament: HostedTournament, at now: Moment, except answered: Client?) {
+        tournament.changed = false
+        tournament.pushedAt = now
+        tournament.pushedStatus = tournament.phase
+        let view = tournament.view(at: now)
+        var whole: (bytes: [UInt8], messages: Int)?
+        var first = true
+        // Watchers gone since they asked are forgotten here, so the asks stay as many as the followers (an
+        // entrant's is kept by name, at most `TournamentLimits.maxEntrants`).
+        if !tournament.followedStandings.isEmpty {
+            tournament.followedStandings = tournament.followedStandings.filter { key, _ in
+                if case .watcher(let id) = key { clients[id] != nil } else { true }
+            }
+        }
+        for (client, own) in followers(of: tournament) where client !== answered {
+            if tournament.followedStandings[Follower(client, entrant: own)] != nil {
+                for line in LongAnswers.lines(.tournament(followed(view, by: client, own: own, in: tournament))) { send(line, to: client) }
+                continue
+            }
+            if whole == nil {
+                let lines = LongAnswers.lines(.tournament(view))
+                whole = (lines.reduce(into: []) { $0 += ServerMessageEncoder.encode($1) }, lines.count)
+            }
+            append(.broadcast(whole!.bytes, messages: whole!.messages, to: client.id, first: first))
+            first = false
+        }
+    }
+
+    /// Entrants (in order of joining, with the name they entered under) and watchers (with none) with a
+    /// connection here, each once; the gone are dropped.
+    private func followers(of tournament: HostedTournament) -> [(client: Client, entrant: String?)] {
         var seen: Set<ConnectionID> = []
-        var found: [Client] = []
+        var found: [(client: Client, entrant: String?)] = []
         for name in tournament.director.entrantNames {
             guard let client = tournament.players[name], isLive(client), seen.insert(client.id).inserted else { continue }
-            found.append(client)
+            found.append((client, name))
         }
         for (id, client) in tournament.watchers.sorted(by: { $0.key.value < $1.key.value }) {
             guard isLive(client) else { tournament.watchers[id] = nil; continue }
-            if seen.insert(id).inserted { found.append(client) }
+            if seen.insert(id).inserted { found.append((client, nil)) }
         }
         return found
     }

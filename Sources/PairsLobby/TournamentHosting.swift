@@ -24,6 +24,11 @@ public struct TournamentHosting: Sendable, Hashable {
     /// The pause between a Swiss round's last game and the next round, in milliseconds: 10 s, the
     /// protocol's, time to read the standings. Tests make it shorter.
     public var roundBreakMilliseconds: Int64 = 10_000
+    /// The least time between two `tournament` pushes of a tournament's changes, in milliseconds: a second,
+    /// as live as an arena's pairing delay, where pushing every game end of a 1,000-bot arena sent each bot
+    /// the whole standings dozens of times a second. A change of status (start, finishing, finished) goes
+    /// out at once.
+    public static let pushIntervalMilliseconds: Int64 = 1_000
     /// The rating an entrant without one counts at (an unclaimed or unrated name, or any name on a server
     /// that keeps nothing): Glicko-2's starting rating, as a newcomer's on the ladders.
     public var rating = 1500

@@ -116,11 +116,15 @@ public enum RequestDecoder {
             return .profile(name: try name(try fields.string("name")), tournament: try tournamentKey(fields.optionalString("tournament")))
         case "tournament_create":
             return .tournament(.create(try tournamentCreation(fields)))
-        case "tournament_join": return .tournament(.join(tournament: try tournament(try fields.string("tournament"))))
+        case "tournament_join":
+            return .tournament(.join(tournament: try tournament(try fields.string("tournament")),
+                                     standings: try fields.optionalInteger("standings", in: TournamentLimits.followedStandingsRange)))
         case "tournament_leave": return .tournament(.leave(tournament: try tournament(try fields.string("tournament"))))
         case "tournament_start": return .tournament(.start(tournament: try tournament(try fields.string("tournament"))))
         case "tournament_list": return .tournament(.list)
-        case "tournament_watch": return .tournament(.watch(tournament: try tournament(try fields.string("tournament"))))
+        case "tournament_watch":
+            return .tournament(.watch(tournament: try tournament(try fields.string("tournament")),
+                                      standings: try fields.optionalInteger("standings", in: TournamentLimits.followedStandingsRange)))
         default:
             throw RequestError(.unknownType, "unknown type \"\(TextCleaner.cleanChat(type) ?? "")\"; send {\"type\":\"help\"} for the list")
         }

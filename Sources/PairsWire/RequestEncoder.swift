@@ -96,11 +96,15 @@ public enum RequestEncoder {
             case .players(let count): w.key("start"); w.integer(count)
             }
             w.key("claimed_only"); w.bool(creation.claimedOnly)
-        case .join(let tournament): named("tournament_join", tournament)
+        case .join(let tournament, let standings):
+            named("tournament_join", tournament)
+            if let standings { w.key("standings"); w.integer(standings) }
         case .leave(let tournament): named("tournament_leave", tournament)
         case .start(let tournament): named("tournament_start", tournament)
         case .list: w.key("type"); w.string("tournament_list")
-        case .watch(let tournament): named("tournament_watch", tournament)
+        case .watch(let tournament, let standings):
+            named("tournament_watch", tournament)
+            if let standings { w.key("standings"); w.integer(standings) }
         }
     }
 

@@ -77,20 +77,35 @@ public enum TextCommand {
     }
 
     /// `tournament create NAME swiss [rounds R] [players N] [claimed]`, `tournament create NAME arena minutes M
-    /// [players N] [claimed]`, `tournament join|leave|start|watch NAME`, `tournament list`.
+    /// [players N] [claimed]`, `tournament join|watch NAME [standings N]`, `tournament leave|start NAME`, `tournament list`.
     private static func tournament(_ text: Substring) throws(RequestError) -> TournamentRequest {
         let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-        let usage = "usage: tournament create NAME swiss [rounds R] | arena minutes M [players N] [claimed]; tournament join|leave|start|watch NAME; tournament list"
+        let usage = "usage: tournament create NAME swiss [rounds R] | arena minutes M [players N] [claimed]; tournament join|watch NAME [standings N]; tournament leave|start NAME; tournament list"
         guard let verb = words.first?.lowercased() else { throw RequestError(.badField, usage) }
         func named() throws(RequestError) -> String {
             guard words.count == 2 else { throw RequestError(.badField, usage) }
             return try RequestDecoder.tournament(words[1])
         }
+        /// `NAME [standings N]`, as `join` and `watch` take them.
+        func followed() throws(RequestError) -> (name: String, standings: Int?) {
+            guard words.count == 2 || (words.count == 4 && words[2].lowercased() == "standings") else { throw RequestError(.badField, usage) }
+            let name = try RequestDecoder.tournament(words[1])
+            guard words.count == 4 else { return (name, nil) }
+            let range = TournamentLimits.followedStandingsRange
+            guard let count = Int(words[3]), range.contains(count) else {
+                throw RequestError(.badField, "standings must be \(range.lowerBound)...\(range.upperBound), not \(TextCleaner.cleanName(words[3]) ?? "")")
+            }
+            return (name, count)
+        }
         switch verb {
-        case "join": return .join(tournament: try named())
+        case "join":
+            let (name, standings) = try followed()
+            return .join(tournament: name, standings: standings)
         case "leave": return .leave(tournament: try named())
         case "start": return .start(tournament: try named())
-        case "watch": return .watch(tournament: try named())
+        case "watch":
+            let (name, standings) = try followed()
+            return .watch(tournament: name, standings: standings)
         case "list":
             guard words.count == 1 else { throw RequestError(.badField, "tournament list takes no arguments") }
             return .list

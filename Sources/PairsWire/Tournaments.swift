@@ -5,14 +5,16 @@ import PairsRules
 /// of `ClientMessage` so that a server that does not run tournaments yet refuses them in one place.
 public enum TournamentRequest: Sendable, Hashable {
     case create(TournamentCreation)
-    case join(tournament: String)
+    /// `standings`: the rows the pushes to this connection carry, the top N and its own (nil: every row, as
+    /// before the field existed).
+    case join(tournament: String, standings: Int? = nil)
     /// Leaves: before the start, out of it; a Swiss player is withdrawn, an arena player paused.
     case leave(tournament: String)
     /// By its creator.
     case start(tournament: String)
     case list
-    /// Receive its `tournament` messages without playing.
-    case watch(tournament: String)
+    /// Receive its `tournament` messages without playing; `standings` as `join`'s.
+    case watch(tournament: String, standings: Int? = nil)
 }
 
 /// Which kind of tournament, as `format` names it.
@@ -68,6 +70,9 @@ public enum TournamentLimits {
     public static let maxEntrants = 1024
     /// Players a tournament may be set to start at (`start`): two make a game.
     public static let startPlayersRange: ClosedRange<Int> = 2...maxEntrants
+    /// The `standings` a follower may ask its pushes to carry (the top N rows, and its own): 0, its own row
+    /// alone, to every row of the largest field; more would ask for rows no tournament has.
+    public static let followedStandingsRange: ClosedRange<Int> = 0...maxEntrants
     /// Rounds of a Swiss: 20 find a single winner among a million players; more would be a round robin.
     public static let roundsRange: ClosedRange<Int> = 1...20
     /// Minutes of an arena, decimals allowed: from 6 seconds (a test's) to a day.
@@ -159,6 +164,18 @@ public struct TournamentView: Sendable, Hashable {
         self.bye = bye
         self.more = more
         self.id = id
+    }
+}
+
+extension TournamentView {
+    /// The view as a follower that asked for `standings` N sees it: the top `top` rows, and `own`'s row
+    /// wherever it is; the games in progress of the players shown. The rest is as it was.
+    public func following(top: Int, own: String?) -> TournamentView {
+        var view = self
+        view.standings = standings.enumerated().filter { $0.offset < top || $0.element.name == own }.map(\.element)
+        let shown = Set(view.standings.map(\.name))
+        view.pairings = pairings.filter { board in board.players.contains(where: shown.contains) }
+        return view
     }
 }
 

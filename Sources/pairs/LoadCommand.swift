@@ -7,6 +7,7 @@ import PairsBots
 import PairsClient
 import PairsLoad
 import PairsRules
+import PairsWire
 
 /// `pairs load`: reads the flags, runs a `LoadRunner`, prints its report.
 enum LoadCommand {
@@ -24,8 +25,8 @@ enum LoadCommand {
       --transport T       lines (default), or ws: each connection a WebSocket on /ws, as the browser page
                           connects, the same messages one per text frame
       --games N           stop once N games have finished
-      --duration S        stop after S seconds (default 10 when --games is not given; with both, whichever
-                          comes first)
+      --duration S        stop after S seconds (default 10 when --games is not given, and with --tournament
+                          when it ends; with both, whichever comes first)
       --concurrency C     games at once, 2 connections each, 1 with --solo (default 100)
       --loops K           event loops to spread the connections over, each a thread's worth of work, so one
                           pairs load can drive a server on many cores (default: the cores this process may
@@ -38,6 +39,16 @@ enum LoadCommand {
       --seed N            seed the bots' choices
       --follow-redirects  say hello (as load-N) asking for redirects, and follow them: for an instance of
                           a cluster (pairs serve --cluster), where a room may be on another instance
+      --tournament NAME   instead of rooms, every connection is a session that says hello (as PREFIXk) and
+                          enters tournament NAME, and plays every game the server seats it in; --concurrency
+                          is the sessions (at most \(TournamentLimits.maxEntrants)). The summary adds the pairings made (per
+                          second) and each session's wait from free (entering, or its game's end) to paired;
+                          the run ends when the tournament does, or at --duration
+      --minutes M         with --tournament: first create NAME as an arena of M minutes (decimals allowed)
+                          with the rule flags' rules, starting by itself once every session has entered
+      --standings N|all   with --tournament: the standings rows each session's pushes carry, the top N and
+                          its own (default 0: its own alone); all for every row, as clients that do not
+                          ask get
       --json              print the summary as one JSON object instead of text
       --report FILE       also write the run as one HTML page to FILE: throughput, latency percentiles and
                           errors second by second, the latency histogram, CPU; self-contained (no script,
@@ -59,6 +70,9 @@ enum LoadCommand {
     errors {CODE: count}, errors_total, connections {requested, opened, failed, dropped},
     connection_failures {REASON: count}, connections_dropped {REASON: count}, unreadable_lines,
     cpu_s {load, server (null without --server-pid)}, server (what the server's welcome calls it, or null),
+    tournament (NAME or null), pairings, pairings_per_s, free_to_paired_ms {p50, p90, p99, p999, max, samples},
+    bytes_received, bytes_received_per_s (every byte the server sent the run's connections), tournament_lines,
+    tournament_bytes (the tournament messages' lines among them, and their bytes),
     series {seconds, flips, games, errors, dropped, failed, latency_ms {p50, p90, p99, max, samples},
     cpu_s {load, server}} (arrays with an element per second of the run; the last second ends with the
     run; a latency of a second with none is null), latency_histogram_ms [[low, high, count], ...] (the
@@ -91,6 +105,8 @@ enum LoadCommand {
         var reportPath: String?
         /// The run to compare with, read before this one starts (a bad file is found before, not after).
         var baseline: LoadRunSummary?
+        /// With `--minutes`: the arena to create before the run, starting once every session has entered.
+        var arena: TournamentCreation?
     }
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -99,6 +115,15 @@ enum LoadCommand {
         switch invocation(of: "load", arguments, usage: usage, parse: parse) {
         case .exit(let status): return status
         case .run(let configuration): parsed = configuration
+        }
+        if let arena = parsed.arena {
+            let endpoint = ServerEndpoint(host: parsed.configuration.host, port: parsed.configuration.port)
+            do {
+                _ = try ServerQuery.ask(.tournament(.create(arena)), at: endpoint)
+            } catch {
+                printError("pairs load: cannot create tournament \(arena.name): \(error)")
+                return 1
+            }
         }
         let signals = SignalWatcher([SIGINT, SIGTERM])
         signal(SIGPIPE, SIG_IGN)
@@ -186,7 +211,7 @@ enum LoadCommand {
     static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         let flags = try Flags(arguments, known: Set([
             "host", "port", "transport", "games", "duration", "concurrency", "loops", "strategy", "think-ms", "rate", "room-prefix",
-            "server-pid", "seed", "report", "compare",
+            "server-pid", "seed", "report", "compare", "tournament", "minutes", "standings",
         ]).union(RuleFlags.names), switches: Set(["json", "follow-redirects"]).union(RuleFlags.switches))
         var configuration = LoadConfiguration()
         let endpoint = try flags.endpoint()
@@ -234,8 +259,36 @@ enum LoadCommand {
             configuration.serverPID = Int32(pid)
         }
         configuration.seed = try flags.seed()
+        var arena: TournamentCreation?
+        if let tournament = flags.string("tournament") {
+            configuration.tournament = tournament
+            switch flags.string("standings") {
+            case nil: configuration.tournamentStandings = 0
+            case "all": configuration.tournamentStandings = nil
+            case let text?:
+                let range = TournamentLimits.followedStandingsRange
+                guard let count = Int(text), range.contains(count) else {
+                    throw UsageError("--standings must be all or \(range.lowerBound)-\(range.upperBound), not '\(text)'")
+                }
+                configuration.tournamentStandings = count
+            }
+            if let text = flags.string("minutes") {
+                guard let minutes = Double(text), TournamentLimits.minutesRange.contains(minutes) else {
+                    throw UsageError("--minutes is a number of minutes, \(TournamentLimits.minutesRange.lowerBound)-\(TournamentLimits.minutesRange.upperBound)")
+                }
+                let sessions = configuration.gamesInFlight
+                guard TournamentLimits.startPlayersRange.contains(sessions) else {
+                    throw UsageError("--minutes starts the arena once every session has entered: --concurrency must be \(TournamentLimits.startPlayersRange.lowerBound)-\(TournamentLimits.startPlayersRange.upperBound)")
+                }
+                arena = TournamentCreation(name: tournament, length: .milliseconds(Int64((minutes * 60_000).rounded())),
+                                           rules: configuration.rules, start: .players(sessions))
+            }
+        } else if flags.string("minutes") != nil || flags.string("standings") != nil {
+            throw UsageError("--minutes and --standings go with --tournament NAME")
+        }
         if let problem = configuration.problem { throw UsageError(problem) }
         var invocation = Invocation(configuration: configuration, json: flags.isSet("json"), reportPath: flags.string("report"))
+        invocation.arena = arena
         if let path = flags.string("compare") {
             guard invocation.reportPath != nil else { throw UsageError("--compare needs --report FILE.html to compare in") }
             do {

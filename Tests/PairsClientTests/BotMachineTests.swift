@@ -192,8 +192,8 @@ func tournamentBotPlaysItsPairings() {
     var configuration = BotConfiguration(games: 1, thinkMilliseconds: 0, name: "robo", seed: 5)
     configuration.tournament = "cup"
     var machine = BotMachine(configuration: configuration)
-    #expect(machine.handle(.ready) == [.send(.tournament(.join(tournament: "cup")))])
-    _ = machine.handle(.sent(.tournament(.join(tournament: "cup")), id: .integer(1)))
+    #expect(machine.handle(.ready) == [.send(.tournament(.join(tournament: "cup", standings: 0)))])
+    _ = machine.handle(.sent(.tournament(.join(tournament: "cup", standings: 0)), id: .integer(1)))
     let cleared: [CardView] = (0..<6).map { .matched(face: "f\($0 / 2)", by: .first) }
     let over = makeState(seq: 20, phase: .over, cards: cleared, scores: [3, 0], turn: nil, outcome: .win(.first),
                          event: .over(.first, cards: [4, 5], points: 1))

@@ -80,6 +80,8 @@ struct TournamentLobbyTests {
             players[name] = id
         }
         #expect(tournaments(lobby.take(players["dan"]!)).last?.entrants == 4)
+        // The others hear of the later joins in one push, once the push interval has passed.
+        lobby.advance(by: TournamentHosting.pushIntervalMilliseconds)
         for name in names.dropLast() { #expect(tournaments(lobby.take(players[name]!)).last?.entrants == 4) }
         lobby.send(#"{"type":"tournament_start","tournament":"cup","id":2}"#, from: host)
         let started = try #require(tournaments(lobby.take(host)).last)
@@ -185,8 +187,10 @@ struct TournamentLobbyTests {
         #expect(view.pairings.count == 2)
         let first = view.pairings[0]
         try win(by: players[first.players[0]]!, in: lobby)
-        // The pair is free; a second later they meet again (nobody else is free) in a room of its own.
+        // The pair is free; a second later they meet again (nobody else is free) in a room of its own, which
+        // the watcher hears of within the push interval.
         lobby.advance(by: 1_000)
+        lobby.advance(by: TournamentHosting.pushIntervalMilliseconds)
         view = try #require(tournaments(lobby.take(host)).last)
         #expect(view.pairings.count == 2)
         let again = try #require(view.pairings.first { Set($0.players) == Set(first.players) })
@@ -238,6 +242,7 @@ struct TournamentLobbyTests {
         lobby.send("tournament watch bots", from: host)
         _ = lobby.take(host)
         lobby.drop(players["b3"]!)
+        lobby.advance(by: TournamentHosting.pushIntervalMilliseconds)
         let view = try #require(tournaments(lobby.take(host)).last)
         #expect(view.standings.first { $0.name == "b3" }?.active == false)
         let back = named("b3", in: lobby)
@@ -257,6 +262,7 @@ struct TournamentLobbyTests {
         lobby.drop(bob)
         let back = lobby.connect()
         lobby.send(#"{"type":"resume","token":"\#(token)"}"#, from: back)
+        lobby.advance(by: TournamentHosting.pushIntervalMilliseconds)
         let view = try #require(tournaments(lobby.take(back)).last)
         #expect(view.standings.first { $0.name == "bob" }?.active == true)
         // ann (seat 0) wins; a second later the two meet again, bob on his new connection.
@@ -407,5 +413,99 @@ struct TournamentLobbyTests {
         #expect(lobby.lobby.sharedDirectory.tournamentCount == 0)
         let lines = lobby.log.compactMap { if case .tournament(let name, let status, let entrants) = $0.event { "\(name) \(status) \(entrants)" } else { nil } }
         #expect(lines == ["cup open 0", "cup running 2", "cup finished 2", "cup gone 2"], "the operator's log has a line per status")
+    }
+
+    @Test("a tournament's changes reach its followers at most once a push interval, one message with the latest state; a change of status goes out at once")
+    func pushesAreCoalesced() throws {
+        let lobby = harness()
+        let host = named("host", in: lobby)
+        lobby.send("tournament create bots arena minutes 5", from: host)
+        var players: [String: ConnectionID] = [:]
+        for name in ["b1", "b2", "b3", "b4"] { players[name] = entered(name, in: "bots", lobby: lobby) }
+        lobby.send("tournament watch bots", from: host)
+        _ = lobby.take(host)
+        lobby.send("tournament start bots", from: host)
+        // b1's answer; the later joins held back (the creation was pushed this very moment, to nobody); then the
+        // start at once, with every join since.
+        let heard = tournaments(lobby.take(players["b1"]!))
+        #expect(heard.map(\.status) == [.open, .running])
+        #expect(heard.map(\.entrants) == [1, 4])
+        let started = try #require(heard.last)
+        #expect(started.pairings.count == 2)
+        _ = lobby.take(host)
+        // Both games end within the interval (four flips 100 ms apart each): nothing goes out yet.
+        for board in started.pairings { try win(by: try #require(players[board.players[0]]), in: lobby) }
+        #expect(tournaments(lobby.take(host)).isEmpty)
+        // At the interval's end, one message with both results.
+        lobby.advance(by: TournamentHosting.pushIntervalMilliseconds - 800)
+        let ended = tournaments(lobby.take(host))
+        #expect(ended.count == 1)
+        #expect(ended.last?.standings.map(\.games).reduce(0, +) == 4)
+        #expect(ended.last?.pairings.isEmpty == true)
+        // The new pairings (a second after the first player was free) wait for the next interval's end.
+        lobby.advance(by: 400)
+        #expect(joinedRooms(lobby.take(players["b1"]!)).count == 1)
+        #expect(tournaments(lobby.take(host)).isEmpty)
+        lobby.advance(by: TournamentHosting.pushIntervalMilliseconds - 400)
+        let paired = tournaments(lobby.take(host))
+        #expect(paired.count == 1)
+        #expect(paired.last?.pairings.count == 2)
+    }
+
+    @Test("a follower that asks for standings N is sent the top N rows, its own row and their games; one that does not is sent every row")
+    func followersChooseTheirStandings() throws {
+        let lobby = harness()
+        let host = named("host", in: lobby)
+        lobby.send("tournament create bots arena minutes 5", from: host)
+        var players: [String: ConnectionID] = [:]
+        for name in ["b1", "b2", "b3"] { players[name] = entered(name, in: "bots", lobby: lobby) }
+        let own = named("b4", in: lobby)
+        players["b4"] = own
+        lobby.send(#"{"type":"tournament_join","tournament":"bots","standings":0,"id":7}"#, from: own)
+        let answer = try #require(tournaments(lobby.take(own)).last)
+        #expect(answer.id == .integer(7))
+        #expect(answer.entrants == 4)
+        #expect(answer.standings.map(\.name) == ["b4"], "its own row alone")
+        lobby.send("tournament watch bots standings 1", from: host)
+        #expect(tournaments(lobby.take(host)).last?.standings.map(\.name) == ["b1"], "the top row; a watcher has no row of its own")
+        let whole = named("eve", in: lobby)
+        lobby.send("tournament watch bots", from: whole)
+        #expect(tournaments(lobby.take(whole)).last?.standings.count == 4)
+
+        lobby.send("tournament start bots", from: host)
+        let full = try #require(tournaments(lobby.take(whole)).last)
+        #expect(full.pairings.count == 2)
+        let mine = try #require(tournaments(lobby.take(own)).last)
+        #expect(mine.status == .running)
+        #expect(mine.standings.map(\.name) == ["b4"])
+        #expect(mine.pairings == full.pairings.filter { $0.players.contains("b4") })
+        // After the games, each row as ranked in the whole standings.
+        for board in full.pairings { try win(by: try #require(players[board.players[0]]), in: lobby) }
+        lobby.advance(by: TournamentHosting.pushIntervalMilliseconds)
+        let after = try #require(tournaments(lobby.take(whole)).last)
+        let top = try #require(tournaments(lobby.take(host)).last)
+        #expect(top.standings == Array(after.standings.prefix(1)))
+        #expect(tournaments(lobby.take(own)).last?.standings == after.standings.filter { $0.name == "b4" })
+    }
+
+    @Test("an entrant that asked for standings 0 and resumes its seat on a new connection is still sent its own row alone")
+    func resumeKeepsTheStandingsAsked() throws {
+        let lobby = harness()
+        let host = named("host", in: lobby)
+        lobby.send("tournament create bots arena minutes 5", from: host)
+        let ann = entered("ann", in: "bots", lobby: lobby)
+        let bob = named("bob", in: lobby)
+        lobby.send("tournament join bots standings 0", from: bob)
+        lobby.send("tournament start bots", from: host)
+        let token = try #require(lobby.joined(bob)?.token)
+        lobby.drop(bob)
+        lobby.advance(by: TournamentHosting.pushIntervalMilliseconds)
+        let back = lobby.connect()
+        lobby.send(#"{"type":"resume","token":"\#(token)"}"#, from: back)
+        try win(by: ann, in: lobby)
+        lobby.advance(by: TournamentHosting.pushIntervalMilliseconds)
+        let view = try #require(tournaments(lobby.take(back)).last)
+        #expect(view.standings.map(\.name) == ["bob"])
+        #expect(tournaments(lobby.take(ann)).last?.standings.count == 2, "ann asked for every row")
     }
 }

@@ -43,6 +43,12 @@ private let goodLines: [TournamentLine] = [
     TournamentLine(#"{"type":"tournament_start","tournament":"cup"}"#, Request(.tournament(.start(tournament: "cup")))),
     TournamentLine(#"{"type":"tournament_list"}"#, Request(.tournament(.list))),
     TournamentLine(#"{"type":"tournament_watch","tournament":"Cup_2-b"}"#, Request(.tournament(.watch(tournament: "Cup_2-b")))),
+    // the standings a follower asks its pushes to carry: 0 (its own row alone) to 1024
+    TournamentLine(#"{"type":"tournament_join","tournament":"bots","standings":0,"id":3}"#,
+                   Request(id: .integer(3), .tournament(.join(tournament: "bots", standings: 0)))),
+    TournamentLine(#"{"type":"tournament_watch","tournament":"bots","standings":1024}"#,
+                   Request(.tournament(.watch(tournament: "bots", standings: 1024)))),
+    TournamentLine(#"{"type":"tournament_join","tournament":"bots","standings":null}"#, Request(.tournament(.join(tournament: "bots")))),
     // text commands
     TournamentLine("tournament create cup swiss", Request(.tournament(.create(TournamentCreation(name: "cup", length: .rounds(nil)))))),
     TournamentLine("TOURNAMENT Create cup Swiss rounds 3 players 8 claimed",
@@ -54,6 +60,8 @@ private let goodLines: [TournamentLine] = [
     TournamentLine("tournament leave cup", Request(.tournament(.leave(tournament: "cup")))),
     TournamentLine("tournament start cup", Request(.tournament(.start(tournament: "cup")))),
     TournamentLine("tournament watch cup", Request(.tournament(.watch(tournament: "cup")))),
+    TournamentLine("tournament join bots standings 0", Request(.tournament(.join(tournament: "bots", standings: 0)))),
+    TournamentLine("tournament watch bots STANDINGS 10", Request(.tournament(.watch(tournament: "bots", standings: 10)))),
     TournamentLine("tournament list", Request(.tournament(.list))),
 ]
 
@@ -83,6 +91,14 @@ struct RefusedTournamentLine: Sendable, CustomTestStringConvertible {
 private func create(_ fields: String) -> String { #"{"type":"tournament_create","id":4,"# + fields + "}" }
 
 private let refusedLines: [RefusedTournamentLine] = [
+    // standings: a whole number 0-1024, one over each end refused
+    RefusedTournamentLine(#"{"type":"tournament_join","tournament":"bots","standings":-1,"id":4}"#, .badField),
+    RefusedTournamentLine(#"{"type":"tournament_join","tournament":"bots","standings":1025,"id":4}"#, .badField),
+    RefusedTournamentLine(#"{"type":"tournament_watch","tournament":"bots","standings":2.5,"id":4}"#, .badField),
+    RefusedTournamentLine(#"{"type":"tournament_watch","tournament":"bots","standings":"top","id":4}"#, .badField),
+    RefusedTournamentLine("tournament join bots standings 1025", .badField),
+    RefusedTournamentLine("tournament watch bots standings", .badField),
+    RefusedTournamentLine("tournament join bots top 3", .badField),
     // the name: 1 to 20 of A-Z a-z 0-9 - _, one over refused
     RefusedTournamentLine(create(#""name":"\#(twentyName)x","format":"swiss""#), .badField),
     RefusedTournamentLine(create(#""name":"","format":"swiss""#), .badField),

@@ -475,8 +475,9 @@ class Bot:
             # Joined only once the name is set: a claimed name may be refused, and the bot must not sit
             # down under another one.
             if self.args.tournament:
-                # The tournament seats the bot in each of its games' rooms.
-                self.join_id = self.send({"type": "tournament_join", "tournament": self.args.tournament})
+                # The tournament seats the bot in each of its games' rooms; "standings": 0, since the bot
+                # reads only a push's status, not the table.
+                self.join_id = self.send({"type": "tournament_join", "tournament": self.args.tournament, "standings": 0})
                 return
             join = dict({"type": "join"}, **rule_choices(self.args))
             if self.args.room:
