@@ -162,6 +162,17 @@ public final class ClusterRegistry {
         return .matched(waiter: taken, owner: ClusterOwner(instance: owner, address: at))
     }
 
+    /// Queues this instance's waiter `waiter` again for `rules`, at the back and without matching, and renews
+    /// it from now on as any waiter: another instance took it, but the player it promised never came, and
+    /// the waiter's player still waits. Not retried after a lost connection: a requeue that took effect and
+    /// was taken meanwhile must not be queued once more.
+    public func requeue(waiter: String, rules: String) throws(RedisError) {
+        let reply = try client.command(["EVAL", ClusterScripts.requeue, 4, keys.queue(rules), keys.sequence, keys.waiter(waiter),
+                                        keys.instance(instance), instance, waiter, milliseconds(entryTTL), address])
+        guard reply.integer == 1 else { throw unexpected(reply, "a requeue") }
+        waiters[waiter] = rules
+    }
+
     /// Takes this instance's waiter out of the queue (its player left or was matched here), unless another
     /// instance took it first.
     public func withdraw(waiter: String) throws(RedisError) -> WithdrawOutcome {
