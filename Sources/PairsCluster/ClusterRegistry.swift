@@ -11,10 +11,11 @@
 /// | `pairs:token:<token>`    | string     | the instance holding the seat's id     | `entryTTL` | the owner        |
 /// | `pairs:quick:<rules>`    | sorted set | waiter ids, scored by arrival          | `entryTTL` | waiters' owners  |
 /// | `pairs:waiter:<id>`      | string     | its instance's id, or `matched:<id>`   | `entryTTL` | owner, or taker  |
+/// | `pairs:quick-sequence`   | integer    | the last arrival number given          | none       | everyone (INCR)  |
 ///
 /// A waiter's id is the name of the quick room its player waits in (the server's); `<rules>` is the rule
 /// set's JSON text (protocol.md's rules object).
-/// | `pairs:quick-sequence`   | integer    | the last arrival number given          | none       | everyone (INCR)  |
+/// A taken waiter whose taker's player never came is queued again by its owner (`requeue`), over the mark.
 ///
 /// Every entry lives only while its owner renews it (`refresh()`, every `refreshInterval`), and only its
 /// owner does: the renewal compares the entry's owner with itself, so nobody keeps a dead instance's entries
