@@ -127,6 +127,18 @@ extension Lobby {
         directory.shared.cluster?.note(.waiterWithdrawn(room.name))
     }
 
+    /// Another instance took these queued quick rooms (the cluster's renewal says so): each that still shows
+    /// as queued here keeps its seat for the player sent, as after a withdrawal that came too late, so that the
+    /// promise can lapse and the room be queued again if that player never comes. Rooms of other shards, or
+    /// no longer queued (withdrawn, filled), are left as they are.
+    public func waitersTakenElsewhere(_ names: [String], at now: Moment) {
+        for name in names {
+            guard let room = directory.room(named: name), room.clusterQueue == .queued else { continue }
+            room.clusterQueue = .promised(until: now.adding(milliseconds: ClusterQueueing.promiseMilliseconds))
+            settle(room, at: now)
+        }
+    }
+
     /// A promise kept past its time lapses: the seat is offered again, on this instance and, while its player
     /// still waits, to the whole cluster (queued again), or a quick joiner on another instance would never
     /// find them. The room's claim entry collects local quick joiners until the cluster answers.

@@ -160,6 +160,24 @@ struct ClusterQuickMatchTests {
         #expect(cluster.changes.contains(.waiterWithdrawn(room)), "full: out of the queue, nobody else is sent")
     }
 
+    @Test("a queued room the cluster's renewal says another instance took keeps its seat for the player sent, and is queued again if they never come")
+    func takenAtARenewalIsPromised() throws {
+        let lobby = LobbyHarness(cluster: RecordingCluster())
+        let ann = follower("ann", in: lobby)
+        let room = try #require(askedQuickRoom(lobby))
+        lobby.answerCluster(.here)
+        lobby.lobbies[0].waitersTakenElsewhere([room, "quick-a1b2c3-99"], at: lobby.now)
+        let cy = lobby.player("cy", joining: nil)
+        #expect(lobby.clusterInquiries.isEmpty, "no withdrawal: the seat is promised")
+        #expect(lobby.joined(cy)?.room != room)
+        lobby.send("leave", from: cy)
+        lobby.advance(by: 30_000)
+        #expect(requeuedRoom(lobby) == room)
+        lobby.answerCluster(.here)
+        _ = lobby.player("dan", joining: room)
+        #expect(lobby.lastState(ann)?.state.phase == .playing)
+    }
+
     @Test("a local quick joiner who comes while the lapsed room is being queued again waits for the answer, then withdraws it before sitting")
     func localJoinerWithdrawsTheRequeuedRoom() throws {
         let lobby = LobbyHarness(shards: 2, cluster: RecordingCluster())
