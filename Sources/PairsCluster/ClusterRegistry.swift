@@ -11,10 +11,11 @@
 /// | `pairs:token:<token>`    | string     | the instance holding the seat's id     | `entryTTL` | the owner        |
 /// | `pairs:quick:<rules>`    | sorted set | waiter ids, scored by arrival          | `entryTTL` | waiters' owners  |
 /// | `pairs:waiter:<id>`      | string     | its instance's id, or `matched:<id>`   | `entryTTL` | owner, or taker  |
+/// | `pairs:quick-sequence`   | integer    | the last arrival number given          | none       | everyone (INCR)  |
 ///
 /// A waiter's id is the name of the quick room its player waits in (the server's); `<rules>` is the rule
 /// set's JSON text (protocol.md's rules object).
-/// | `pairs:quick-sequence`   | integer    | the last arrival number given          | none       | everyone (INCR)  |
+/// A taken waiter whose taker's player never came is queued again by its owner (`requeue`), over the mark.
 ///
 /// Every entry lives only while its owner renews it (`refresh()`, every `refreshInterval`), and only its
 /// owner does: the renewal compares the entry's owner with itself, so nobody keeps a dead instance's entries
@@ -160,6 +161,17 @@ public final class ClusterRegistry {
             throw unexpected(reply, "a quick match")
         }
         return .matched(waiter: taken, owner: ClusterOwner(instance: owner, address: at))
+    }
+
+    /// Queues this instance's waiter `waiter` again for `rules`, at the back and without matching, and renews
+    /// it from now on as any waiter: another instance took it, but the player it promised never came, and
+    /// the waiter's player still waits. Not retried after a lost connection: a requeue that took effect and
+    /// was taken meanwhile must not be queued once more.
+    public func requeue(waiter: String, rules: String) throws(RedisError) {
+        let reply = try client.command(["EVAL", ClusterScripts.requeue, 4, keys.queue(rules), keys.sequence, keys.waiter(waiter),
+                                        keys.instance(instance), instance, waiter, milliseconds(entryTTL), address])
+        guard reply.integer == 1 else { throw unexpected(reply, "a requeue") }
+        waiters[waiter] = rules
     }
 
     /// Takes this instance's waiter out of the queue (its player left or was matched here), unless another

@@ -117,6 +117,21 @@ enum ClusterScripts {
         return outcomes
         """
 
+    /// Queues this instance's waiter again, at the back, without matching: a taker's promise lapsed (its
+    /// player never came), and the waiter's player still waits. The taker's `matched:` mark, if it has not
+    /// expired yet, is overwritten: the owner keeps the seat, and has stopped keeping it for that taker.
+    /// KEYS: queue, sequence, waiter key, own instance key. ARGV: own id, waiter id, TTL in ms, own address.
+    /// Returns 1.
+    static let requeue = """
+        redis.call('SET', KEYS[4], ARGV[4], 'PX', ARGV[3])
+        redis.call('SET', KEYS[3], ARGV[1], 'PX', ARGV[3])
+        if not redis.call('ZSCORE', KEYS[1], ARGV[2]) then
+            redis.call('ZADD', KEYS[1], redis.call('INCR', KEYS[2]), ARGV[2])
+        end
+        redis.call('PEXPIRE', KEYS[1], ARGV[3])
+        return 1
+        """
+
     /// Takes this instance's waiter out of its queue, unless another instance took it first.
     /// KEYS: queue, waiter key. ARGV: own id, waiter id.
     /// Returns 1 if withdrawn, else what the waiter key held (`matched:<instance>`, or nil if gone).

@@ -49,6 +49,8 @@ extension Lobby {
             quickMatchAnswered(name, asker: inquiry.connection, answer, at: now)
         case .withdrawWaiter(let name):
             withdrawAnswered(name, answer, at: now)
+        case .requeueWaiter(let name, _):
+            requeueAnswered(name, answer, at: now)
         case .findRoom, .findToken:
             guard let client = clients[inquiry.connection], client.awaitedCluster != nil else { return }
             switch answer {

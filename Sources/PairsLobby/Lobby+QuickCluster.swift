@@ -13,6 +13,9 @@ enum ClusterQueueing: Equatable {
     case queued
     /// A local quick joiner is withdrawing it; other local quick joiners wait for the same answer.
     case withdrawing
+    /// Its promise lapsed and it is being queued again (`ClusterQuestion.requeueWaiter`): local quick joiners
+    /// wait for the answer, then withdraw it as a queued room, since another instance may take it meanwhile.
+    case requeueing
     /// Another instance matched it first: the free seat is kept for the player it sends, who joins by name,
     /// until `until`; a player who has not come by then (it crashed, or left before the answer reached it) is
     /// not waited for, and the seat is offered on this instance again.
@@ -57,7 +60,7 @@ extension Lobby {
             room.clusterQueue = .withdrawing
             clusterClaims.start(room.name, rules: room.rules, by: client.id)
             ask(.withdrawWaiter(room.name), for: client, request: request)
-        case .withdrawing:
+        case .withdrawing, .requeueing:
             awaitClaim(of: room.name, by: client, request: request)
         }
     }
@@ -117,15 +120,51 @@ extension Lobby {
     func withdrawIfNoLongerWaiting(_ room: Room) {
         // The promised player (or anyone) filled the seat: the promise is kept, and the room is as any other.
         if room.clusterQueue.isPromised, room.match.freeSeat == nil { room.clusterQueue = .local }
-        guard room.clusterQueue == .queued, room.isAbandoned || !room.isWaitingForQuickMatch else { return }
+        // A room being queued again is withdrawn too: the withdrawal follows the requeue on the cluster's queue.
+        guard room.clusterQueue == .queued || room.clusterQueue == .requeueing,
+              room.isAbandoned || !room.isWaitingForQuickMatch else { return }
         room.clusterQueue = .local
         directory.shared.cluster?.note(.waiterWithdrawn(room.name))
     }
 
-    /// A promise kept past its time lapses: the seat is offered on this instance again.
+    /// Another instance took these queued quick rooms (the cluster's renewal says so): each that still shows
+    /// as queued here keeps its seat for the player sent, as after a withdrawal that came too late, so that the
+    /// promise can lapse and the room be queued again if that player never comes. Rooms of other shards, or
+    /// no longer queued (withdrawn, filled), are left as they are.
+    public func waitersTakenElsewhere(_ names: [String], at now: Moment) {
+        for name in names {
+            guard let room = directory.room(named: name), room.clusterQueue == .queued else { continue }
+            room.clusterQueue = .promised(until: now.adding(milliseconds: ClusterQueueing.promiseMilliseconds))
+            settle(room, at: now)
+        }
+    }
+
+    /// A promise kept past its time lapses: the seat is offered again, on this instance and, while its player
+    /// still waits, to the whole cluster (queued again), or a quick joiner on another instance would never
+    /// find them. The room's claim entry collects local quick joiners until the cluster answers.
     func lapsePromise(of room: Room, at now: Moment) {
         guard case .promised(let until) = room.clusterQueue, until <= now else { return }
         room.clusterQueue = .local
+        guard directory.shared.cluster != nil, room.isWaitingForQuickMatch,
+              let player = room.seatClients.first(where: { $0 != nil }) ?? nil else { return }
+        room.clusterQueue = .requeueing
+        clusterClaims.start(room.name, rules: room.rules, by: player.id)
+        // Asked for the player without holding their requests: they may leave or chat meanwhile.
+        append(.askCluster(ClusterInquiry(connection: player.id, question: .requeueWaiter(room: room.name, rules: room.rules))))
+    }
+
+    /// The cluster's answer to `.requeueWaiter` for quick room `name`: queued (`.here`), or the cluster out of
+    /// reach, when the room stays this instance's alone as it was before it was queued. The local quick joiners
+    /// who waited then join as if asking anew (a queued room is withdrawn first).
+    func requeueAnswered(_ name: String, _ answer: ClusterAnswer, at now: Moment) {
+        guard let claim = clusterClaims.finish(name) else { return }
+        // A room that stopped waiting meanwhile was set `.local` and withdrawn already (`withdrawIfNoLongerWaiting`).
+        if let room = directory.room(named: name), room.clusterQueue == .requeueing {
+            room.clusterQueue = answer == .here ? .queued : .local
+        }
+        for client in claim.waiters.compactMap({ clients[$0] }) where client.awaitedCluster != nil {
+            handleAnswered(client, at: now)
+        }
     }
 
     /// When a room's promise lapses, for its deadline.

@@ -31,6 +31,10 @@ public enum ClusterQuestion: Sendable, Hashable {
     /// Take this instance's quick room `room` out of the cluster's queue before a local player fills it:
     /// `.here` withdrawn (or `.nowhere`, no longer queued), `.takenElsewhere` if another instance matched it first.
     case withdrawWaiter(String)
+    /// Queue this instance's quick room `room` again, without matching, at the back of `rules`'s queue: a
+    /// promise to another instance's player lapsed and its player still waits. `.here` queued, `.unavailable`
+    /// out of reach.
+    case requeueWaiter(room: String, rules: RuleSet)
 }
 
 /// Where another instance is reached: `HOST:PORT`, as it advertises itself.

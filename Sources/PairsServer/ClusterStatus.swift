@@ -36,4 +36,10 @@ extension Server {
     public func report(_ status: ClusterStatus) {
         log.write(status.level, .cluster(status))
     }
+
+    /// Tells every loop that another instance took these queued quick rooms; the loop holding each keeps its
+    /// seat for the player sent (the others hold none of them). Safe from any thread.
+    public func clusterWaitersTaken(_ rooms: [String]) {
+        for loop in group.loops { loop.enqueue(.clusterWaitersTaken(rooms)) }
+    }
 }

@@ -142,6 +142,8 @@ final class ConnectionLoop: @unchecked Sendable {
         case .clusterAnswered(let inquiry, let answer):
             // A connection waiting for the cluster never moves to another loop: it is still here, or gone.
             lobby.clusterAnswered(inquiry, answer, at: clock.now())
+        case .clusterWaitersTaken(let rooms):
+            lobby.waitersTakenElsewhere(rooms, at: clock.now())
         }
         settle()
     }

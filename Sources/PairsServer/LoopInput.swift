@@ -23,6 +23,8 @@ enum LoopInput {
     case deliver(bytes: [UInt8], messages: Int, to: ConnectionID)
     /// The cluster answered a question this loop's lobby asked (`LobbyAction.askCluster`).
     case clusterAnswered(ClusterInquiry, ClusterAnswer)
+    /// The cluster's renewal found these quick rooms of this instance taken by another (`Lobby.waitersTakenElsewhere`).
+    case clusterWaitersTaken([String])
 }
 
 extension ConnectionLoop {

@@ -45,6 +45,7 @@ final class ClusterLink: LobbyCluster, @unchecked Sendable {
                 case .unknown: .nowhere
                 case .matched: .takenElsewhere
                 }
+            case .requeueWaiter(let room, let rules): try Self.requeue(room, rules: RulesJSON.text(of: rules), in: registry)
             }
         }, completion: { result in
             answer((try? result.get()) ?? .unavailable)
@@ -100,6 +101,12 @@ final class ClusterLink: LobbyCluster, @unchecked Sendable {
             }
         }
         return .unavailable
+    }
+
+    /// Quick room `room` queued again after a lapsed promise: `.here` once it is.
+    private static func requeue(_ room: String, rules: String, in registry: ClusterRegistry) throws(RedisError) -> ClusterAnswer {
+        try registry.requeue(waiter: room, rules: rules)
+        return .here
     }
 
     private static func answer(_ outcome: ClaimOutcome, in registry: ClusterRegistry) -> ClusterAnswer {

@@ -78,7 +78,10 @@ final class ServeCluster: @unchecked Sendable {
                 server?.report(.available)
                 // What Redis missed meanwhile (tokens, rooms the lobby named) is written now.
                 link.replayMissed()
-            case .changed: break
+            case .changed(let report):
+                // A waiter taken elsewhere: its room keeps the seat for the player sent, and is queued again
+                // if that player never comes.
+                if !report.matchedWaiters.isEmpty { server?.clusterWaitersTaken(Array(report.matchedWaiters.keys)) }
             }
         }
         do {

@@ -75,6 +75,38 @@ struct ClusterQuickMatchInstancesTests {
         #expect(connections["failed"] == 0 && connections["dropped"] == 0, "\(connections)")
     }
 
+    /// What quick room `room`'s waiter key holds: its instance's id while queued, `matched:<id>` once taken.
+    private func waiterEntry(_ room: String, _ redis: RedisServer) throws -> String? {
+        try redis.client().command("GET", "pairs:waiter:\(room)").text
+    }
+
+    @Test("a player whose partner from another instance never came is queued again once the promise lapses, and a later quick joiner through that other instance plays them",
+          .timeLimit(.minutes(5)))
+    func lapsedPromiseIsQueuedAgain() throws {
+        let redis = try RedisServer()
+        let (a, b) = (try ServeInstance(redis: redis), try ServeInstance(redis: redis))
+        let ann = try quickBot("ann", through: a)
+        let queued = try blockingWaitFor("ann's quick room queued", within: Self.exitSeconds) { try queuedWaiters(redis).first }
+        do {
+            // A client that follows redirects takes ann through the second instance, then goes without coming.
+            let ghost = try LineClient(port: b.port)
+            ghost.send(#"{"type":"hello","name":"ghost","redirects":true}"#)
+            ghost.send(#"{"type":"join","id":1}"#)
+            let redirect = try ghost.answer()
+            #expect(redirect.contains("\"type\":\"redirect\"") && redirect.contains(queued), "\(redirect)")
+        }
+        #expect(try waiterEntry(queued, redis)?.hasPrefix("matched:") == true)
+        // The seat is kept for the ghost for the promise's 30 s, then ann's room is queued again by its instance.
+        try blockingWaitUntil("ann's room queued again", within: Self.exitSeconds) {
+            guard let entry = try waiterEntry(queued, redis) else { return false }
+            return !entry.hasPrefix("matched:")
+        }
+        let bob = try quickBot("bob", through: b)
+        #expect(try bob.blockingWaitForExit(within: Self.exitSeconds) == 0, "\(bob.errorText)")
+        #expect(try ann.blockingWaitForExit(within: Self.exitSeconds) == 0, "\(ann.errorText)")
+        #expect(ann.lines.contains { $0.hasPrefix("game 1: ann ") && $0.contains(" bob") }, "\(ann.lines)")
+    }
+
     @Test("a netcat quick joiner is paired on its own instance only: a player waiting on another stays queued")
     func netcatIsPairedLocally() throws {
         let redis = try RedisServer()

@@ -238,6 +238,58 @@ struct ClusterRegistryTests {
         #expect(try b.withdraw(waiter: waiting) == .matched(byInstance: a.instance))
     }
 
+    @Test("a waiter taken by another instance and queued again by its owner is taken once more, by one instance only, and its owner renews it")
+    func requeuedWaiterIsTakenOnce() throws {
+        let redis = try RedisServer()
+        let a = try instance(redis, "a:1"), b = try instance(redis, "b:1"), c = try instance(redis, "c:1")
+        #expect(try a.matchOrWait(rules: "classic", waiter: "quick-a-1") == .waiting(waiter: "quick-a-1"))
+        #expect(try b.matchOrWait(rules: "classic") == .matched(waiter: "quick-a-1", owner: ClusterOwner(instance: a.instance, address: "a:1")))
+        #expect(try a.refresh().matchedWaiters == ["quick-a-1": b.instance])
+        // b's player never came: a queues its waiter again, over b's mark, which has not expired yet.
+        try a.requeue(waiter: "quick-a-1", rules: "classic")
+        #expect(a.ownedWaiters == ["quick-a-1"])
+        #expect(try a.refresh() == RefreshReport(), "renewed as a waiter of a's, not reported taken")
+        #expect(try c.matchOrWait(rules: "classic") == .matched(waiter: "quick-a-1", owner: ClusterOwner(instance: a.instance, address: "a:1")))
+        guard case .waiting = try b.matchOrWait(rules: "classic") else {
+            Issue.record("a waiter queued again was taken twice")
+            return
+        }
+        #expect(try a.refresh().matchedWaiters == ["quick-a-1": c.instance])
+    }
+
+    @Test("a waiter queued again is in its queue once however often it is queued, and its owner withdraws it before anyone takes it")
+    func requeuedWaiterIsWithdrawn() throws {
+        let redis = try RedisServer()
+        let a = try instance(redis, "a:1"), b = try instance(redis, "b:1")
+        let probe = redis.client()
+        try a.requeue(waiter: "quick-a-2", rules: "classic")
+        try a.requeue(waiter: "quick-a-2", rules: "classic")
+        #expect(try probe.command("ZCARD", "pairs:quick:classic") == .integer(1))
+        #expect(try a.withdraw(waiter: "quick-a-2") == .withdrawn)
+        #expect(a.ownedWaiters.isEmpty)
+        guard case .waiting = try b.matchOrWait(rules: "classic") else {
+            Issue.record("a withdrawn waiter was matched")
+            return
+        }
+    }
+
+    @Test("a waiter queued again by an instance that stops renewing expires with it, and is taken by nobody")
+    func requeuedWaiterExpiresWithItsOwner() throws {
+        let redis = try RedisServer()
+        let dead = try instance(redis, "dead:1", ttl: Self.shortTTL)
+        let alive = try instance(redis, "alive:1")
+        let probe = redis.client()
+        try dead.requeue(waiter: "quick-dead-1", rules: "classic")
+        try blockingWaitUntil("the dead instance's waiter to expire", within: 30) {
+            _ = try alive.refresh()
+            return try probe.command("EXISTS", "pairs:instance:\(dead.instance)", "pairs:waiter:quick-dead-1") == .integer(0)
+        }
+        guard case .waiting = try alive.matchOrWait(rules: "classic") else {
+            Issue.record("a dead instance's waiter queued again was matched")
+            return
+        }
+    }
+
     @Test("a resume token is found from any instance until its holder lets it go")
     func tokens() throws {
         let redis = try RedisServer()

@@ -97,7 +97,7 @@ struct ClusterQuickMatchTests {
         #expect(!lobby.take(netcat).contains { if case .redirect = $0 { true } else { false } })
     }
 
-    @Test("a promised seat whose player never comes is offered on this instance again after 30 s")
+    @Test("a promised seat whose player never comes is offered again after 30 s, here too: a netcat quick joiner fills it once the cluster has it back")
     func promiseLapses() throws {
         let lobby = LobbyHarness(cluster: RecordingCluster())
         let ann = follower("ann", in: lobby)
@@ -114,8 +114,108 @@ struct ClusterQuickMatchTests {
         lobby.send("leave", from: early)
         lobby.advance(by: 1_000)
         let late = lobby.player("dan", joining: nil)
+        #expect(requeuedRoom(lobby) == room)
+        lobby.answerCluster(.here)
+        #expect(lobby.clusterInquiries.map(\.question) == [.withdrawWaiter(room)])
+        lobby.answerCluster(.here)
         #expect(lobby.joined(late)?.room == room)
         #expect(lobby.lastState(ann)?.state.phase == .playing)
+    }
+
+    /// Ann's room, queued, then taken by another instance whose player never comes: the promise is made, and
+    /// bob, the local quick joiner who found it taken, is sent to a partner elsewhere. Returns ann and her room.
+    private func promisedRoom(in lobby: LobbyHarness) throws -> (ann: ConnectionID, room: String) {
+        let ann = follower("ann", in: lobby)
+        let room = try #require(askedQuickRoom(lobby))
+        lobby.answerCluster(.here)
+        _ = follower("bob", in: lobby, id: 2)
+        lobby.answerCluster(.takenElsewhere)
+        _ = try #require(askedQuickRoom(lobby))
+        lobby.answerCluster(.matchedWith(room: "quick-ffffff-1", at: elsewhere))
+        #expect(lobby.clusterInquiries.isEmpty)
+        return (ann, room)
+    }
+
+    /// The room the oldest open question asks to queue again, if it is a requeue.
+    private func requeuedRoom(_ lobby: LobbyHarness) -> String? {
+        guard case .requeueWaiter(let room, _)? = lobby.clusterInquiries.first?.question else { return nil }
+        return room
+    }
+
+    @Test("a promise that lapses while its player still waits queues the room in the cluster again, so the player sent by a quick joiner elsewhere joins it here by name")
+    func lapsedPromiseIsQueuedAgain() throws {
+        let cluster = RecordingCluster()
+        let lobby = LobbyHarness(cluster: cluster)
+        let (ann, room) = try promisedRoom(in: lobby)
+        lobby.advance(by: 29_999)
+        #expect(lobby.clusterInquiries.isEmpty, "still kept for the player sent from elsewhere")
+        lobby.advance(by: 1)
+        #expect(requeuedRoom(lobby) == room)
+        lobby.answerCluster(.here)
+        #expect(lobby.clusterInquiries.isEmpty)
+        // Another instance's quick joiner took the waiter again: its player arrives with a plain join.
+        let cy = lobby.player("cy", joining: room)
+        #expect(lobby.joined(cy)?.seat == .second)
+        #expect(lobby.lastState(ann)?.state.phase == .playing)
+        #expect(cluster.changes.contains(.waiterWithdrawn(room)), "full: out of the queue, nobody else is sent")
+    }
+
+    @Test("a queued room the cluster's renewal says another instance took keeps its seat for the player sent, and is queued again if they never come")
+    func takenAtARenewalIsPromised() throws {
+        let lobby = LobbyHarness(cluster: RecordingCluster())
+        let ann = follower("ann", in: lobby)
+        let room = try #require(askedQuickRoom(lobby))
+        lobby.answerCluster(.here)
+        lobby.lobbies[0].waitersTakenElsewhere([room, "quick-a1b2c3-99"], at: lobby.now)
+        let cy = lobby.player("cy", joining: nil)
+        #expect(lobby.clusterInquiries.isEmpty, "no withdrawal: the seat is promised")
+        #expect(lobby.joined(cy)?.room != room)
+        lobby.send("leave", from: cy)
+        lobby.advance(by: 30_000)
+        #expect(requeuedRoom(lobby) == room)
+        lobby.answerCluster(.here)
+        _ = lobby.player("dan", joining: room)
+        #expect(lobby.lastState(ann)?.state.phase == .playing)
+    }
+
+    @Test("a local quick joiner who comes while the lapsed room is being queued again waits for the answer, then withdraws it before sitting")
+    func localJoinerWithdrawsTheRequeuedRoom() throws {
+        let lobby = LobbyHarness(shards: 2, cluster: RecordingCluster())
+        let (ann, room) = try promisedRoom(in: lobby)
+        lobby.advance(by: 30_000)
+        #expect(requeuedRoom(lobby) == room)
+        let dan = follower("dan", in: lobby, on: 1, id: 5)
+        #expect(lobby.joined(dan) == nil, "no seat before the cluster's word on the room")
+        #expect(lobby.clusterInquiries.count == 1, "no question of dan's own meanwhile")
+        lobby.answerCluster(.here)
+        #expect(lobby.joined(dan) == nil, "queued again: withdrawn before a local player fills it")
+        #expect(lobby.clusterInquiries.map(\.question) == [.withdrawWaiter(room)])
+        lobby.answerCluster(.here)
+        #expect(lobby.joined(dan)?.room == room)
+        #expect(lobby.lastState(ann)?.state.phase == .playing)
+    }
+
+    @Test("a lapsed promise with the cluster out of reach leaves the room to this instance's quick joiners, with no withdrawal")
+    func lapsedPromiseStaysLocalWithoutTheCluster() throws {
+        let lobby = LobbyHarness(cluster: RecordingCluster())
+        let (ann, room) = try promisedRoom(in: lobby)
+        lobby.advance(by: 30_000)
+        #expect(requeuedRoom(lobby) == room)
+        lobby.answerCluster(.unavailable)
+        let dan = follower("dan", in: lobby, id: 5)
+        #expect(lobby.clusterInquiries.isEmpty, "not queued: filled at once")
+        #expect(lobby.joined(dan)?.room == room)
+        #expect(lobby.lastState(ann)?.state.phase == .playing)
+    }
+
+    @Test("a promise that lapses after its player left is not queued again")
+    func lapsedPromiseOfAPlayerWhoLeftIsNotQueued() throws {
+        let lobby = LobbyHarness(cluster: RecordingCluster())
+        let (ann, room) = try promisedRoom(in: lobby)
+        lobby.drop(ann)
+        lobby.advance(by: 30_000)
+        #expect(requeuedRoom(lobby) == nil, "nobody waits in \(room): nothing to offer the cluster")
+        #expect(lobby.clusterInquiries.isEmpty)
     }
 
     @Test("a queued room whose player leaves, or is joined by name, leaves the cluster's queue")
