@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// One real `pairs serve --cluster` (the built binary) on 127.0.0.1 and a port of its own choosing, keeping
-/// nothing, in the cluster of `redis`; killed when the test lets go of it.
+/// nothing unless `data` names a store, in the cluster of `redis`; killed when the test lets go of it.
 final class ServeInstance {
     /// Bounds a start that fails: a busy machine takes seconds to start a debug binary.
     static let startSeconds: TimeInterval = 60
@@ -15,10 +15,10 @@ final class ServeInstance {
     let process: Subprocess
     let port: Int
 
-    init(redis: RedisServer, loops: Int = 2) throws {
+    init(redis: RedisServer, loops: Int = 2, data: String = "none") throws {
         process = try Subprocess(try Tools.pairs(), [
             "serve", "--cluster", "redis://127.0.0.1:\(redis.port)", "--host", "127.0.0.1", "--port", "0",
-            "--data", "none", "--loops", String(loops),
+            "--data", data, "--loops", String(loops),
         ])
         let (_, line) = try process.blockingWaitForLine(within: Self.startSeconds, "the listening line") { $0.hasPrefix("pairs listening on ") }
         // "pairs listening on 127.0.0.1:PORT in the cluster at redis://..., advertised as 127.0.0.1:PORT"
@@ -49,6 +49,8 @@ final class LineClient {
 
     private let fd: Int32
     private var buffer: [UInt8] = []
+    /// Whether the server closed the connection (a read found its end), as opposed to a read that timed out.
+    private(set) var closedByServer = false
 
     init(port: Int) throws {
         fd = try Loopback.connect(port: port)
@@ -75,7 +77,10 @@ final class LineClient {
             }
             var chunk = [UInt8](repeating: 0, count: 4096)
             let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { return nil }
+            guard count > 0 else {
+                if count == 0 { closedByServer = true }
+                return nil
+            }
             buffer += chunk[..<count]
         }
     }
