@@ -73,9 +73,9 @@ struct ClusterDeathTests {
         }
 
         // Ann resumes her seat on C, and is told what a single server tells her after a restart, word for word.
-        let resume = #"{"type":"resume","token":"\#(annToken)","id":9}"#
+        let resume = { (token: String) in #"{"type":"resume","token":"\#(token)","id":9}"# }
         let elsewhere = try LineClient(port: c.port)
-        elsewhere.send(resume)
+        elsewhere.send(resume(annToken))
         let lost = try elsewhere.answer()
         #expect(lost.contains(#""code":"bad_token""#), "\(lost)")
         let afterRestart = try Self.answerAfterRestart(to: resume)
@@ -111,9 +111,9 @@ struct ClusterDeathTests {
         #expect(di.lines.contains { $0.hasPrefix("game 1: di ") && $0.contains(" cy") }, "\(di.lines)")
     }
 
-    /// What a single `pairs serve` (no cluster) answers to `request` after it was killed and started again,
-    /// for the token of a seat it gave out before.
-    private static func answerAfterRestart(to request: String) throws -> String {
+    /// What a single `pairs serve` (no cluster) answers to the `request` of a seat it gave out before it was
+    /// killed and started again.
+    private static func answerAfterRestart(to request: (_ token: String) -> String) throws -> String {
         let first = try singleServer()
         let player = try LineClient(port: first.port)
         player.send(#"{"type":"join","room":"kitchen"}"#)
@@ -123,9 +123,7 @@ struct ClusterDeathTests {
         let second = try singleServer()
         defer { second.process.kill() }
         let back = try LineClient(port: second.port)
-        // The same request, for the token of the seat the restart lost.
-        let tokenInRequest = try #require(request.split(separator: "\"").drop { $0 != "token" }.dropFirst(2).first)
-        back.send(request.replacingOccurrences(of: String(tokenInRequest), with: token))
+        back.send(request(token))
         return try back.answer()
     }
 
