@@ -50,6 +50,8 @@ final class LineClient {
 
     private let fd: Int32
     private var buffer: [UInt8] = []
+    /// Whether the server closed the connection (a read found its end), as opposed to a read that timed out.
+    private(set) var closedByServer = false
 
     init(port: Int) throws {
         fd = try Loopback.connect(port: port)
@@ -86,7 +88,10 @@ final class LineClient {
             }
             var chunk = [UInt8](repeating: 0, count: 4096)
             let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { return nil }
+            guard count > 0 else {
+                if count == 0 { closedByServer = true }
+                return nil
+            }
             buffer += chunk[..<count]
         }
     }
