@@ -63,7 +63,10 @@ func checkDecodedRequest(_ request: Request, line: some Sequence<UInt8>) {
         if case .players(let players) = creation.start {
             check(TournamentLimits.startPlayersRange.contains(players), "\(shown(line)): start players out of range")
         }
-    case .tournament(.join(let name)), .tournament(.leave(let name)), .tournament(.start(let name)), .tournament(.watch(let name)):
+    case .tournament(.join(let name, let standings)), .tournament(.watch(let name, let standings)):
+        check(TournamentLimits.isValidName(name), "\(shown(line)): names an invalid tournament")
+        check(standings.map(TournamentLimits.followedStandingsRange.contains) ?? true, "\(shown(line)): standings out of range")
+    case .tournament(.leave(let name)), .tournament(.start(let name)):
         check(TournamentLimits.isValidName(name), "\(shown(line)): names an invalid tournament")
     case .flip, .resume, .leave, .rematch, .ping, .stats, .help, .quit, .replay, .tournament(.list):
         break
