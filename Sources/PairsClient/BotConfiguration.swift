@@ -1,5 +1,6 @@
 import PairsBots
 import PairsRules
+import PairsWire
 
 /// What a bot plays, where, and how.
 public struct BotConfiguration: Sendable, Hashable {

@@ -1,3 +1,5 @@
+import PairsWire
+
 /// Why a connection could not be made or used, in words a player can act on.
 public enum ConnectionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The port is not a TCP port number.

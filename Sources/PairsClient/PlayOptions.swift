@@ -1,4 +1,5 @@
 import PairsRules
+import PairsWire
 
 /// What `pairs play` was asked to do.
 public struct PlayOptions: Sendable, Hashable {

@@ -66,7 +66,7 @@ public struct LoadConfiguration: Sendable, Hashable {
     /// Several servers (the instances of a cluster) to spread the connections over, round robin by
     /// connection (so the two players of a game reach different ones); empty for `host` and `port` alone.
     /// The run should follow redirects, since a game's room is on one instance only.
-    public var servers: [LoadServer] = []
+    public var servers: [ServerEndpoint] = []
     /// A tournament every session enters instead of a room of its own: each connection says `hello` as
     /// `sessionName`, sends `tournament_join`, and plays every game the server seats it in (`joined`, then
     /// the room's states). A session is then a game of the run's, with one connection; nil for rooms.
@@ -172,39 +172,4 @@ public struct LoadConfiguration: Sendable, Hashable {
         }
         return nil
     }
-}
-
-/// One server of several that a run spreads its connections over (`LoadConfiguration.servers`).
-public struct LoadServer: Sendable, Hashable, CustomStringConvertible {
-    public var host: String
-    public var port: Int
-
-    public init(host: String, port: Int) {
-        self.host = host
-        self.port = port
-    }
-
-    /// Reads `HOST:PORT`, `[V6]:PORT`, or a host alone (which takes `defaultPort`); nil when the port is
-    /// not one, or the host is empty.
-    public init?(_ text: String, defaultPort: Int) {
-        var host = Substring(text), port = defaultPort
-        if text.hasPrefix("[") {
-            guard let end = text.firstIndex(of: "]") else { return nil }
-            host = text[text.index(after: text.startIndex)..<end]
-            let rest = text[text.index(after: end)...]
-            if !rest.isEmpty {
-                guard rest.hasPrefix(":"), let number = Int(rest.dropFirst()) else { return nil }
-                port = number
-            }
-        } else if let colon = text.firstIndex(of: ":"), text.lastIndex(of: ":") == colon {
-            // One colon: HOST:PORT. More than one without brackets: an IPv6 address alone.
-            guard let number = Int(text[text.index(after: colon)...]) else { return nil }
-            host = text[..<colon]
-            port = number
-        }
-        guard !host.isEmpty, (1...65535).contains(port) else { return nil }
-        self.init(host: String(host), port: port)
-    }
-
-    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 }

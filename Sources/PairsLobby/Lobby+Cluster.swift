@@ -74,7 +74,7 @@ extension Lobby {
     }
 
     /// Sends `client` to the instance at `address`, which owns what its waiting request is for.
-    private func redirect(_ client: Client, to address: ClusterAddress, at now: Moment) {
+    private func redirect(_ client: Client, to address: ServerEndpoint, at now: Moment) {
         guard let request = client.awaitedCluster else { return }
         client.awaitedCluster = nil
         let redirect: Redirect, words: String

@@ -174,7 +174,7 @@ extension Lobby {
 
     /// Sends `client`, whose quick join waited, to join room `name` on the instance at `address`, where its
     /// partner waits. Only clients that follow redirects ask the cluster for a quick match.
-    private func redirect(_ client: Client, toQuickRoom name: String, at address: ClusterAddress, at now: Moment) {
+    private func redirect(_ client: Client, toQuickRoom name: String, at address: ServerEndpoint, at now: Moment) {
         guard let request = client.awaitedCluster else { return }
         client.awaitedCluster = nil
         send(.redirect(Redirect(host: address.host, port: address.port, request: .join, room: name, id: request.id)), to: client)

@@ -37,42 +37,18 @@ public enum ClusterQuestion: Sendable, Hashable {
     case requeueWaiter(room: String, rules: RuleSet)
 }
 
-/// Where another instance is reached: `HOST:PORT`, as it advertises itself.
-public struct ClusterAddress: Sendable, Hashable, CustomStringConvertible {
-    public var host: String
-    public var port: Int
-
-    public init(host: String, port: Int) {
-        self.host = host
-        self.port = port
-    }
-
-    /// Reads `HOST:PORT` or `[V6]:PORT`; nil for anything else.
-    public init?(_ text: String) {
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (1...65535).contains(port) else { return nil }
-        var host = text[..<colon]
-        if host.hasPrefix("["), host.hasSuffix("]") { host = host.dropFirst().dropLast() }
-        guard !host.isEmpty else { return nil }
-        self.init(host: String(host), port: port)
-    }
-
-    public var description: String {
-        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
-    }
-}
-
 /// The cluster's answer.
 public enum ClusterAnswer: Sendable, Hashable {
     /// This instance owns it (a claim succeeded, or the entry is already this instance's).
     case here
     /// A live instance reached at this address owns it.
-    case elsewhere(ClusterAddress)
+    case elsewhere(ServerEndpoint)
     /// No live instance owns it.
     case nowhere
     /// The cluster cannot be reached just now.
     case unavailable
     /// A quick match: the player waiting in room `room` on the instance at this address is this one's partner.
-    case matchedWith(room: String, at: ClusterAddress)
+    case matchedWith(room: String, at: ServerEndpoint)
     /// A withdrawal came too late: another instance matched the waiter, and sends its player here.
     case takenElsewhere
 }

@@ -97,7 +97,7 @@ final class ClusterLink: LobbyCluster, @unchecked Sendable {
             case .matched(_, let owner) where owner.instance == registry.instance: continue
             case .matched(let waiter, let owner):
                 // An address its instance advertised, checked at its start: never unreadable in practice.
-                return ClusterAddress(owner.address).map { .matchedWith(room: waiter, at: $0) } ?? .unavailable
+                return ServerEndpoint(owner.address).map { .matchedWith(room: waiter, at: $0) } ?? .unavailable
             }
         }
         return .unavailable
@@ -119,7 +119,7 @@ final class ClusterLink: LobbyCluster, @unchecked Sendable {
     private static func answer(_ owner: ClusterOwner?, in registry: ClusterRegistry) -> ClusterAnswer {
         guard let owner else { return .nowhere }
         guard owner.instance != registry.instance else { return .here }
-        return ClusterAddress(owner.address).map { .elsewhere($0) } ?? .unavailable
+        return ServerEndpoint(owner.address).map { .elsewhere($0) } ?? .unavailable
     }
 }
 #endif

@@ -1,5 +1,5 @@
-import PairsPolling
 import Dispatch
+import PairsPolling
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -220,9 +220,9 @@ enum LoadCommand {
         if endpoint.host.contains(",") {
             // Several instances of a cluster: a game's two connections reach different ones, and the room
             // is on one of them, so the run follows redirects.
-            var servers: [LoadServer] = []
+            var servers: [ServerEndpoint] = []
             for part in endpoint.host.split(separator: ",", omittingEmptySubsequences: false) {
-                guard let server = LoadServer(String(part), defaultPort: endpoint.port) else {
+                guard let server = ServerEndpoint(String(part), defaultPort: endpoint.port) else {
                     throw UsageError("--host takes HOST or HOST:PORT separated by commas, not '\(part)'")
                 }
                 servers.append(server)

@@ -2,6 +2,7 @@
 import PairsCluster
 #endif
 import PairsLobby
+import PairsWire
 import PairsServer
 
 /// `pairs serve --cluster redis://HOST:PORT [--advertise HOST:PORT]`: the instance joins the cluster whose
@@ -11,8 +12,8 @@ final class ServeCluster: @unchecked Sendable {
     // @unchecked: `agent` is set once by `join`, on the thread that starts the server, before any signal
     // handler that reads it can run.
     let registry: String
-    /// `HOST:PORT` given with `--advertise`; nil for the listening address.
-    let advertise: String?
+    /// The address given with `--advertise`; nil for the listening address.
+    let advertise: ServerEndpoint?
     #if Cluster
     let endpoint: RedisEndpoint
     let link: ClusterLink
@@ -32,10 +33,12 @@ final class ServeCluster: @unchecked Sendable {
         } catch {
             throw Refusal(description: "--cluster: \(error)")
         }
+        var advertised: ServerEndpoint?
         if let advertise {
-            guard let address = ClusterAddress(advertise), !Self.isWildcard(address.host) else {
+            guard let address = ServerEndpoint(advertise), !Self.isWildcard(address.host) else {
                 throw Refusal(description: "--advertise needs the HOST:PORT other instances and clients reach this one by, not '\(advertise)'")
             }
+            advertised = address
         } else if Self.isWildcard(host) {
             throw Refusal(description: "--cluster needs --advertise HOST:PORT: this server listens on \(host), every address of the "
                           + "machine, and its peers must be told one they can reach")
@@ -49,7 +52,7 @@ final class ServeCluster: @unchecked Sendable {
             throw Refusal(description: "cannot reach the cluster's Redis at \(endpoint): \(error)")
         }
         registry = endpoint.description
-        self.advertise = advertise
+        self.advertise = advertised
         link = ClusterLink(instance: ClusterRegistry.newIdentifier())
         #else
         throw Refusal(description: "--cluster \(url): this pairs was built without the Cluster trait (swift build --traits Cluster) that runs several instances as one")
@@ -68,7 +71,8 @@ final class ServeCluster: @unchecked Sendable {
     /// Joins the cluster as `server`, now listening, and reports Redis lost and back in its log once each.
     /// Returns the advertised address.
     func join(_ server: Server) throws(Refusal) -> String {
-        let address = advertise ?? server.listeningAddress
+        // Written as peers read it back (`ServerEndpoint`'s description), however `--advertise` spelt it.
+        let address = advertise?.description ?? server.listeningAddress
         #if Cluster
         let link = link
         let agent = ClusterAgent(endpoint: endpoint, address: address, instance: link.instance) { [weak server] event in

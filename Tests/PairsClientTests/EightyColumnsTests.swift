@@ -1,4 +1,5 @@
 import Foundation
+import PairsWire
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -7,7 +7,7 @@ import Testing
 /// answer. The cluster itself (Redis) is tested in PairsClusterTests; here its answers are given by hand.
 @Suite("The lobby in a cluster of instances")
 struct ClusterLobbyTests {
-    private let elsewhere = ClusterAddress(host: "10.0.0.2", port: 7001)
+    private let elsewhere = ServerEndpoint(host: "10.0.0.2", port: 7001)
 
     @Test("a new room name is claimed from the cluster first; a second join of it meanwhile, from another shard, waits for the same answer")
     func claimBeforeMaking() throws {

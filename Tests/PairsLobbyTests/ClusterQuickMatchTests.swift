@@ -7,7 +7,7 @@ import Testing
 /// (a partner elsewhere, queued here, withdrawn or taken first, out of reach) are given by hand.
 @Suite("Quick match across instances")
 struct ClusterQuickMatchTests {
-    private let elsewhere = ClusterAddress(host: "10.0.0.2", port: 7001)
+    private let elsewhere = ServerEndpoint(host: "10.0.0.2", port: 7001)
 
     /// A connection on `shard` that follows redirects and asks for a quick match.
     private func follower(_ name: String, in lobby: LobbyHarness, on shard: Int = 0, id: Int = 1) -> ConnectionID {
