@@ -110,8 +110,12 @@ public struct PasswordGuessLimiter: Sendable {
 
     /// When a password for `record` may be checked, if not now: after its delay, and while it has as many
     /// checks in flight as it may, after the first delay (by then they are answered).
+    ///
+    /// Only a record past its free failures has a delay to wait out: the limiter is shared by every event
+    /// loop, and each reads its own `now`, so a record stamped by one loop can lie a moment in the future of
+    /// another's earlier reading; that skew must not turn into a wait nobody earned.
     private func wait(for record: Record, at now: Moment) -> Moment? {
-        if now < record.blockedUntil { return record.blockedUntil }
+        if record.failures > policy.freeFailures, now < record.blockedUntil { return record.blockedUntil }
         let inFlight = max(1, policy.freeFailures - record.failures)
         return record.pending >= inFlight ? now.adding(milliseconds: policy.firstDelayMilliseconds) : nil
     }

@@ -33,6 +33,19 @@ struct PasswordGuessLimiterTests {
         #expect(limiter.admit(name: "ann", address: "10.0.0.9", at: start.adding(milliseconds: 1_000)) == .check)
     }
 
+    @Test("a wrong guess within the free ones, stamped by one loop's clock, is no wait for another loop whose clock read a moment earlier")
+    func anEarlierClockOnAnotherLoopIsNotAWait() {
+        var limiter = PasswordGuessLimiter()
+        // One loop counts a typo at `start`; another loop read its clock 5 ms before and admits now.
+        limiter.failed(name: "ann", address: "10.0.0.9", at: start)
+        let earlier = start.adding(milliseconds: -5)
+        #expect(limiter.admit(name: "ann", address: "10.0.0.9", at: earlier) == .check)
+        #expect(limiter.admit(name: "bob", address: "10.0.0.9", at: earlier) == .check)
+        // Past the free ones the delay still holds, whichever loop asks.
+        for _ in 0..<3 { limiter.failed(name: "ann", address: "10.0.0.9", at: start) }
+        #expect(limiter.admit(name: "ann", address: "10.0.0.9", at: earlier) == .wait(until: start.adding(milliseconds: 1_000), because: .address))
+    }
+
     @Test("the right password from another address is checked at once while the guesser waits")
     func anotherAddressIsNotHeldBack() {
         var limiter = PasswordGuessLimiter()
