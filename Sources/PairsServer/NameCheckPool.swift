@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import PairsLobby
 
 /// The threads that hash passwords (claims and verifications, each about 30 ms of yescrypt), apart from the
 /// storage queue, so that a flood of password guesses delays neither history queries nor game writes nor
@@ -22,12 +22,14 @@ public final class NameCheckPool: Sendable {
 
     private let queueLimit: Int
     private let workers: [DispatchQueue]
-    private let state: Mutex<State>
+    /// Behind a pthread mutex (`PthreadLocked`), not `Synchronization.Mutex`: ThreadSanitizer cannot see
+    /// the latter, and reports the job handed from `submit` to a worker as a race.
+    private let state: PthreadLocked<State>
 
     init(workers: Int = defaultWorkers, queueLimit: Int = defaultQueueLimit) {
         self.queueLimit = queueLimit
         self.workers = (0..<workers).map { DispatchQueue(label: "pairs.names.\($0)") }
-        state = Mutex(State(idle: Array(0..<workers)))
+        state = PthreadLocked(State(idle: Array(0..<workers)))
     }
 
     /// Runs `job` on a worker when one is free; false, without running it, when `queueLimit` jobs are
