@@ -11,6 +11,9 @@ import Glibc
 final class RedisServer {
     /// Tries for a free port: another process may bind the one found before Redis does.
     private static let portAttempts = 5
+    /// How long Redis may take to start or stop: it only bounds a failure, and under ThreadSanitizer on two
+    /// busy cores a start takes seconds (as `PostgresServer.startSeconds`).
+    private static let startSeconds: TimeInterval = 60
 
     private let directory: TemporaryDirectory
     let port: Int
@@ -49,7 +52,7 @@ final class RedisServer {
     func stop() throws {
         guard let process else { return }
         process.terminate()
-        _ = try process.blockingWaitForExit(within: 20)
+        _ = try process.blockingWaitForExit(within: Self.startSeconds)
         self.process = nil
     }
 
@@ -66,7 +69,7 @@ final class RedisServer {
             "--dir", directory, "--logfile", "",
         ])
         do {
-            try server.blockingWaitForLine(within: 20, "Redis ready") { $0.contains("Ready to accept connections") }
+            try server.blockingWaitForLine(within: startSeconds, "Redis ready") { $0.contains("Ready to accept connections") }
         } catch {
             server.kill()
             throw error
