@@ -154,6 +154,24 @@ class Watcher:
             pass
 
 
+def await_tournament(connection, name, deadline):
+    """Reads lines from a raw connection until the tournament `name` is announced to it; an error is a failure."""
+    pending = b""
+    while True:
+        connection.settimeout(max(0.1, deadline.left(30)))
+        chunk = connection.recv(65536)
+        if not chunk:
+            raise Failure(f"the server closed the connection that made {name}")
+        pending += chunk
+        *lines, pending = pending.split(b"\n")
+        for line in lines:
+            message = json.loads(line)
+            if message.get("type") == "error":
+                raise Failure(f"making {name} was refused: {message}")
+            if message.get("type") == "tournament" and message.get("name") == name:
+                return
+
+
 def same_standings(shown, message):
     """Whether the page's standings rows say what the message's standings say, row for row."""
     if message is None or len(shown["rows"]) != len(message["standings"]):
@@ -381,7 +399,10 @@ def arena(args, deadline, phone, projector, bots, watchers):
         many.append(entrant)
         entrant.sendall((json.dumps({"type": "hello", "name": f"entrant-long-name-{index:02}"}) + "\n").encode())  # 24 characters at most
         if index == 0:
+            # The others join only once it exists: each entrant is a connection of its own, and another
+            # connection's join may be read (on another event loop) before this one's create.
             entrant.sendall((json.dumps({"type": "tournament_create", "name": big, "format": "swiss"}) + "\n").encode())
+            await_tournament(entrant, big, deadline)
         entrant.sendall((json.dumps({"type": "tournament_join", "tournament": big}) + "\n").encode())
     watcher = Watcher(args.port, big)
     watchers.append(watcher)
