@@ -162,22 +162,34 @@ public final class GameStore: Sendable {
     /// writer's thread or the one that recorded the game; it should return quickly. One watcher at a time:
     /// the server that runs on the store.
     public func watch(_ watcher: @escaping @Sendable (StorageEvent) -> Void) {
-        relay.watcher.withLock { $0 = watcher }
+        relay.watch(watcher)
     }
 }
 
 /// Hands the store's events to the failure callback it was opened with and to its watcher, which is set
 /// after the store is open (by the server it is given to).
 final class EventRelay: Sendable {
+    /// The watcher inside a struct, never as the lock's value itself: a function stored as a generic value
+    /// and reached through `withLock`'s inout is wrapped in a reabstraction thunk on the way out and another
+    /// on the way back, so each delivery would add two thunks to the stored closure, and every later
+    /// delivery would run them all, one stack frame each, until the thread's stack ran out.
+    private struct Watcher: Sendable {
+        let receive: @Sendable (StorageEvent) -> Void
+    }
+
     let onFailure: @Sendable (StorageFailure) -> Void
-    let watcher = Mutex<(@Sendable (StorageEvent) -> Void)?>(nil)
+    private let watcher = Mutex<Watcher?>(nil)
 
     init(onFailure: @escaping @Sendable (StorageFailure) -> Void) {
         self.onFailure = onFailure
     }
 
+    func watch(_ receive: @escaping @Sendable (StorageEvent) -> Void) {
+        watcher.withLock { $0 = Watcher(receive: receive) }
+    }
+
     func deliver(_ event: StorageEvent) {
         if case .failed(let failure) = event { onFailure(failure) }
-        watcher.withLock { $0 }?(event)
+        watcher.withLock { $0 }?.receive(event)
     }
 }

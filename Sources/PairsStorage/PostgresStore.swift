@@ -137,7 +137,7 @@ public final class PostgresStore: PairsStore, StoreReading {
     public var isHealthy: Bool { writer.isHealthy }
 
     public func watch(_ watcher: @escaping @Sendable (StorageEvent) -> Void) {
-        relay.watcher.withLock { $0 = watcher }
+        relay.watch(watcher)
     }
 
     /// Prunes what the retention policy no longer keeps at `now`, and returns when done. For tests.
