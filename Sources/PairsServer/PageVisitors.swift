@@ -10,8 +10,8 @@ import PairsRules
 /// fails to load (Chromium: ERR_INVALID_HTTP_RESPONSE), however long the server waited first. So a
 /// connection from an address that loaded the page within `memoryMilliseconds` is greeted only once it has
 /// said something, and closed without a byte if it stays silent for
-/// `ServerConfiguration.pageVisitorSilenceMilliseconds`; whatever it sends first still decides at once, so a
-/// bot on the same machine that speaks first is not held up.
+/// `ServerConfiguration.WebOptions.pageVisitorSilenceMilliseconds`; whatever it sends first still decides
+/// at once, so a bot on the same machine that speaks first is not held up.
 public struct PageVisitors: Sendable {
     /// How long an address is remembered after it last loaded the page, in milliseconds: an evening of
     /// reloads keeps a player's address fresh, and a machine that stopped browsing the page soon gets the

@@ -37,8 +37,8 @@ final class ServerLog: @unchecked Sendable {
     }
 
     convenience init(_ configuration: ServerConfiguration) {
-        self.init(level: configuration.logLevel, format: configuration.logFormat, destination: configuration.logDestination,
-                  summary: configuration.logSummary)
+        self.init(level: configuration.log.level, format: configuration.log.format, destination: configuration.log.destination,
+                  summary: configuration.log.summary)
     }
 
     /// Whether lines of `severity` are written.

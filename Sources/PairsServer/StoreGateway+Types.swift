@@ -62,8 +62,8 @@ extension StoreGateway {
         init(store: any PairsStore, configuration: ServerConfiguration, storageStep: @escaping @Sendable (StorageWork) -> Void) {
             self.store = store
             worker = (DispatchQueue(label: "pairs.storage"), storageStep)
-            nameChecks = NameCheckPool(workers: configuration.nameCheckWorkers, queueLimit: configuration.nameCheckQueueLimit)
-            deadlineMilliseconds = configuration.storageDeadlineMilliseconds
+            nameChecks = NameCheckPool(workers: configuration.store.nameCheckWorkers, queueLimit: configuration.store.nameCheckQueueLimit)
+            deadlineMilliseconds = configuration.store.storageDeadlineMilliseconds
         }
     }
 }

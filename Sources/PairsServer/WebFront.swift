@@ -27,7 +27,7 @@ final class WebFront {
         self.loop = loop
         self.configuration = configuration
         welcomeWaits = WelcomeWaits(usualMilliseconds: Server.welcomeWaitMilliseconds,
-                                    pageVisitorMilliseconds: configuration.pageVisitorSilenceMilliseconds)
+                                    pageVisitorMilliseconds: configuration.web.pageVisitorSilenceMilliseconds)
     }
 
     private var sockets: LoopSockets { loop.sockets }
@@ -123,11 +123,11 @@ final class WebFront {
         sockets.finishFailures()
     }
 
-    /// The request head of `connection` has not come within `requestHeadMilliseconds`: 408.
+    /// The request head of `connection` has not come within `web.requestHeadMilliseconds`: 408.
     func requestHeadOverdue(_ connection: Connection, at now: Moment) {
         loop.assertOnQueue()
         guard connection.isOpen, connection.dialect == .http else { return }
-        let limit = configuration.requestHeadMilliseconds
+        let limit = configuration.web.requestHeadMilliseconds
         let timeout = HTTPResponse.plainText(.requestTimeout, "408 Request Timeout: the request head did not end within \(limit) ms")
         if case .http(_, let peer) = connection.framing {
             loop.log.write(.info, .http(connection.id, peer: peer, request: .unread("the request head did not end within \(limit) ms"),
@@ -158,7 +158,7 @@ final class WebFront {
         case .http:
             connection.adopt(.http(HTTPRequestParser(), peer: peer))
             // HTTP requests are few (a page load, a WebSocket): each gets a deadline of its own, as a goodbye does.
-            loop.add(.requestHead(connection), at: now.adding(milliseconds: Int64(configuration.requestHeadMilliseconds)))
+            loop.add(.requestHead(connection), at: now.adding(milliseconds: Int64(configuration.web.requestHeadMilliseconds)))
             receive(firstBytes, from: connection, at: now)
         }
     }
@@ -182,7 +182,7 @@ final class WebFront {
         let route = WebRoute(path: request.path)
         switch route {
         case .page:
-            response = ClientPage.response(to: request, peers: configuration.allowedOrigins)
+            response = ClientPage.response(to: request, peers: configuration.web.allowedOrigins)
             recordPageVisitor(connection, at: now)
         case .statistics, .metrics:
             guard loop.group.count == 1 else {
@@ -194,7 +194,7 @@ final class WebFront {
                 return
             }
             response = Self.response(to: route, with: loop.statistics(at: now))
-        case .dashboard where configuration.dashboard:
+        case .dashboard where configuration.web.dashboard:
             response = DashboardPage.response
             // The page polls `/stats` once a second, on sockets Chromium opens ahead of need, as the client page's.
             recordPageVisitor(connection, at: now)
@@ -202,7 +202,7 @@ final class WebFront {
             response = .notFound(request)
         case .webSocket:
             do {
-                let accepted = try WebSocketHandshake.response(to: request, allowedOrigins: configuration.allowedOrigins)
+                let accepted = try WebSocketHandshake.response(to: request, allowedOrigins: configuration.web.allowedOrigins)
                 // A page with its WebSocket open may be reloaded at any time.
                 let host = (try? SocketAddress(peerOf: connection.fd))?.host ?? peer
                 pageVisitors.withLock { $0.webSocketOpened(host, by: connection.id, at: now) }

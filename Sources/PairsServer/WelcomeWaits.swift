@@ -15,7 +15,7 @@ struct WelcomeWaits {
     enum Length {
         /// `Server.welcomeWaitMilliseconds`.
         case usual
-        /// `ServerConfiguration.pageVisitorSilenceMilliseconds`.
+        /// `ServerConfiguration.WebOptions.pageVisitorSilenceMilliseconds`.
         case pageVisitor
     }
 

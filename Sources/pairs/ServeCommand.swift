@@ -91,7 +91,7 @@ enum ServeCommand {
         // stops the server before it listens.
         if let path = options.logFile {
             do {
-                configuration.logDestination = .file(try LogFile(path: path))
+                configuration.log.destination = .file(try LogFile(path: path))
             } catch {
                 printError("pairs serve: \(error)")
                 return 1
@@ -196,7 +196,7 @@ enum ServeCommand {
     }
 
     static func logShowsListeningLine(_ configuration: ServerConfiguration) -> Bool {
-        guard case .standardError = configuration.logDestination, configuration.logLevel <= .info,
+        guard case .standardError = configuration.log.destination, configuration.log.level <= .info,
               isatty(STDOUT_FILENO) == 1, isatty(STDERR_FILENO) == 1 else { return false }
         var output = stat(), errors = stat()
         guard fstat(STDOUT_FILENO, &output) == 0, fstat(STDERR_FILENO, &errors) == 0 else { return false }
@@ -239,7 +239,7 @@ enum ServeCommand {
         }
         configuration.port = try flags.integer("port", in: 0...65535) ?? configuration.port
         for origin in flags.strings("allow-origin") {
-            guard configuration.allow(origin: origin) else {
+            guard configuration.web.allow(origin: origin) else {
                 throw UsageError("--allow-origin needs an origin such as http://example.lan:8080, not '\(origin)'")
             }
         }
@@ -260,16 +260,16 @@ enum ServeCommand {
         }
         configuration.lobby = lobby
         if let seconds = try flags.integer("visitor-silence-seconds", in: 1...86_400) {
-            configuration.pageVisitorSilenceMilliseconds = Int64(seconds) * 1000
+            configuration.web.pageVisitorSilenceMilliseconds = Int64(seconds) * 1000
         }
         configuration.maxConnections = try flags.integer("max-connections", in: 1...10_000_000)
         configuration.loops = try flags.integer("loops", in: 1...ServeCommand.maxLoops) ?? ProcessorAffinity.coreCount()
         if let level = flags.string("log-level") {
             guard let parsed = LogLevel(name: level) else { throw UsageError("--log-level must be debug, info, warning or error, not '\(level)'") }
-            configuration.logLevel = parsed
+            configuration.log.level = parsed
         }
-        configuration.logFormat = try flags.choice("log-format", of: LogFormat.self) ?? configuration.logFormat
-        if let dashboard = try flags.choice("dashboard", of: OnOff.self) { configuration.dashboard = dashboard == .on }
+        configuration.log.format = try flags.choice("log-format", of: LogFormat.self) ?? configuration.log.format
+        if let dashboard = try flags.choice("dashboard", of: OnOff.self) { configuration.web.dashboard = dashboard == .on }
         options.configuration = configuration
         return options
     }

@@ -95,7 +95,7 @@ func ipv6Connects() async throws {
     var configuration = ServerConfiguration()
     configuration.host = "::1"
     configuration.port = 0
-    configuration.logLevel = .error
+    configuration.log.level = .error
     let server = Server(configuration: configuration)
     do {
         try server.start()

@@ -18,8 +18,8 @@ private func serverAfterAPageLoad() throws -> Server {
     var configuration = ServerConfiguration()
     configuration.host = "127.0.0.1"
     configuration.port = 0
-    configuration.logLevel = .error
-    configuration.pageVisitorSilenceMilliseconds = 60_000
+    configuration.log.level = .error
+    configuration.web.pageVisitorSilenceMilliseconds = 60_000
     let server = Server(configuration: configuration)
     try server.start()
     let fd = try Loopback.connect(port: server.port)

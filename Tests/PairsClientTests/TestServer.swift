@@ -16,7 +16,7 @@ func startServer(pairs: Int = 3, revealMilliseconds: Int = 0, turnSeconds: Int =
     configuration.lobby.graceSeconds = graceSeconds
     configuration.lobby.seed = seed
     if let rateLimit { configuration.lobby.rateLimit = rateLimit > 0 ? RateLimit(messagesPerSecond: rateLimit) : nil }
-    configuration.logLevel = .error
+    configuration.log.level = .error
     let server = Server(configuration: configuration)
     try server.start()
     return server

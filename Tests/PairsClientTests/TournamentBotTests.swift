@@ -19,7 +19,7 @@ func tournamentServer() throws -> Server {
     configuration.lobby.graceSeconds = 2
     configuration.lobby.tournaments.roundBreakMilliseconds = 500
     configuration.lobby.tournaments.startGraceMilliseconds = 2_000
-    configuration.logLevel = .error
+    configuration.log.level = .error
     let server = Server(configuration: configuration)
     try server.start()
     return server

@@ -15,7 +15,7 @@ func startServer(_ configure: (inout ServerConfiguration) -> Void = { _ in }) th
     configuration.port = 0
     configuration.lobby.rateLimit = nil
     configuration.lobby.defaultRules = RuleSet(pairs: 4, turnSeconds: 30, revealMilliseconds: 0, againOnMatch: true)
-    configuration.logLevel = .error
+    configuration.log.level = .error
     configure(&configuration)
     let server = Server(configuration: configuration)
     try server.start()

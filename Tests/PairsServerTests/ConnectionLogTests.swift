@@ -16,8 +16,8 @@ struct ConnectionLogTests {
                         _ configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> (Server, String) {
         let path = directory.file("pairs.log")
         let server = try startServer {
-            $0.logLevel = level
-            $0.logDestination = .file(try! LogFile(path: path))
+            $0.log.level = level
+            $0.log.destination = .file(try! LogFile(path: path))
             configure(&$0)
         }
         return (server, path)
@@ -135,7 +135,7 @@ struct ConnectionLogTests {
     @Test("a request head that does not arrive in time is answered 408 and logged as an HTTP line")
     func requestTimeoutIsLogged() throws {
         let directory = try TemporaryDirectory()
-        let (server, path) = try server(in: directory, level: .info) { $0.requestHeadMilliseconds = 200 }
+        let (server, path) = try server(in: directory, level: .info) { $0.web.requestHeadMilliseconds = 200 }
         defer { server.stop() }
         let slow = try TestClient(port: server.port)
         slow.sendRaw(Array("GET / HTTP/1.1\r\n".utf8))

@@ -102,13 +102,13 @@ struct LogSummaryTests {
         let directory = try TemporaryDirectory()
         let path = directory.file("pairs.log")
         let server = try startServer {
-            $0.logLevel = .info
-            $0.logDestination = .file(try! LogFile(path: path))
+            $0.log.level = .info
+            $0.log.destination = .file(try! LogFile(path: path))
             // A burst and no rate: exactly `burst` lines of each kind, however long the churn takes.
-            $0.logSummary.connectionLineBurst = burst
-            $0.logSummary.connectionLinesPerSecond = 0
+            $0.log.summary.connectionLineBurst = burst
+            $0.log.summary.connectionLinesPerSecond = 0
             // Longer than the test: only the stop ends the interval.
-            $0.logSummary.intervalMilliseconds = 600_000
+            $0.log.summary.intervalMilliseconds = 600_000
         }
         for cycle in 0..<cycles {
             let client = try TestClient(port: server.port)
@@ -137,11 +137,11 @@ struct LogSummaryTests {
         let directory = try TemporaryDirectory()
         let path = directory.file("pairs.log")
         let server = try startServer {
-            $0.logLevel = level
-            $0.logDestination = .file(try! LogFile(path: path))
+            $0.log.level = level
+            $0.log.destination = .file(try! LogFile(path: path))
             // Every finished game puts the server under load, and an interval ends every 100 ms.
-            $0.logSummary.gameLinesPerInterval = 0
-            $0.logSummary.intervalMilliseconds = 100
+            $0.log.summary.gameLinesPerInterval = 0
+            $0.log.summary.intervalMilliseconds = 100
         }
         defer { server.stop() }
         for room in ["a", "b"] {
@@ -164,11 +164,11 @@ struct LogSummaryTests {
         let directory = try TemporaryDirectory()
         let path = directory.file("pairs.log")
         let server = try startServer {
-            $0.logLevel = .info
-            $0.logDestination = .file(try! LogFile(path: path))
-            $0.logSummary.gameLinesPerInterval = 0
+            $0.log.level = .info
+            $0.log.destination = .file(try! LogFile(path: path))
+            $0.log.summary.gameLinesPerInterval = 0
             // Longer than the test: only the stop can end the interval.
-            $0.logSummary.intervalMilliseconds = 600_000
+            $0.log.summary.intervalMilliseconds = 600_000
         }
         let (first, second) = try seatedPair(on: server, room: "last")
         _ = try playToEnd([first, second])

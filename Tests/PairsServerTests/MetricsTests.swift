@@ -219,7 +219,7 @@ struct MetricsTests {
         #expect(page["Content-Type"] == "text/html; charset=utf-8")
         #expect(page.body == DashboardPage.bytes)
 
-        let off = try startServer { $0.dashboard = false }
+        let off = try startServer { $0.web.dashboard = false }
         defer { off.stop() }
         #expect(try exchangeOnce("GET /dashboard HTTP/1.1\r\nHost: x\r\n\r\n", port: off.port).status == 404)
         #expect(try exchangeOnce("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n", port: off.port).status == 200)

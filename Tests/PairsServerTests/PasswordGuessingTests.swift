@@ -38,7 +38,7 @@ private func guardedServer(at path: String, host: String = "127.0.0.1", gate: St
     var configuration = ServerConfiguration()
     configuration.host = host
     configuration.port = 0
-    configuration.logLevel = .error
+    configuration.log.level = .error
     configuration.loops = testLoops
     configure(&configuration)
     let server = Server(configuration: configuration, store: store) { work in gate?.pass(work) }
@@ -126,7 +126,7 @@ struct PasswordGuessingTests {
     func stalledStoreHoldsUpNoHello() throws {
         let directory = try TemporaryDirectory()
         let gate = StorageGate(holding: .query)
-        let server = try guardedServer(at: directory.database, gate: gate) { $0.storageDeadlineMilliseconds = 300 }
+        let server = try guardedServer(at: directory.database, gate: gate) { $0.store.storageDeadlineMilliseconds = 300 }
         defer {
             gate.open()
             server.stop()
@@ -152,9 +152,9 @@ struct PasswordGuessingTests {
         let directory = try TemporaryDirectory()
         let gate = StorageGate(holding: .claim)
         let server = try guardedServer(at: directory.database, gate: gate) {
-            $0.nameCheckWorkers = 1
-            $0.nameCheckQueueLimit = 1
-            $0.storageDeadlineMilliseconds = 60_000
+            $0.store.nameCheckWorkers = 1
+            $0.store.nameCheckQueueLimit = 1
+            $0.store.storageDeadlineMilliseconds = 60_000
         }
         defer {
             gate.open()
@@ -185,7 +185,7 @@ struct PasswordGuessingTests {
     func helloWaitsForAClaimInFlight() throws {
         let directory = try TemporaryDirectory()
         let gate = StorageGate(holding: .claim)
-        let server = try guardedServer(at: directory.database, gate: gate) { $0.storageDeadlineMilliseconds = 60_000 }
+        let server = try guardedServer(at: directory.database, gate: gate) { $0.store.storageDeadlineMilliseconds = 60_000 }
         defer {
             gate.open()
             server.stop()
@@ -206,7 +206,7 @@ struct PasswordGuessingTests {
 
     @Test("a WebSocket handshake from another origin is refused 403; from the server's own page, from no page, or from an allowed origin it is accepted")
     func crossOriginHandshakesAreRefused() throws {
-        let server = try startServer { _ = $0.allow(origin: "http://friends.example:8080/") }
+        let server = try startServer { _ = $0.web.allow(origin: "http://friends.example:8080/") }
         defer { server.stop() }
         let host = "127.0.0.1:\(server.port)"
         func status(origin: String?) throws -> Int {

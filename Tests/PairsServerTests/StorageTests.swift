@@ -16,7 +16,7 @@ private func keepingServer(at path: String, _ configure: (inout ServerConfigurat
     var configuration = ServerConfiguration()
     configuration.host = "127.0.0.1"
     configuration.port = 0
-    configuration.logLevel = .error
+    configuration.log.level = .error
     configuration.lobby.defaultRules = RuleSet(pairs: 2, turnSeconds: 0, revealMilliseconds: 0, againOnMatch: true)
     configuration.loops = testLoops
     configure(&configuration)

@@ -361,7 +361,7 @@ func startServer(_ configure: (inout ServerConfiguration) -> Void = { _ in }) th
     var configuration = ServerConfiguration()
     configuration.host = "127.0.0.1"
     configuration.port = 0
-    configuration.logLevel = .error
+    configuration.log.level = .error
     configuration.lobby.defaultRules = RuleSet(pairs: 4, turnSeconds: 0, revealMilliseconds: 0, againOnMatch: true)
     configuration.loops = testLoops
     configure(&configuration)

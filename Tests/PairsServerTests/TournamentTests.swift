@@ -86,7 +86,7 @@ struct TournamentTests {
             var configuration = ServerConfiguration()
             configuration.host = "127.0.0.1"
             configuration.port = 0
-            configuration.logLevel = .error
+            configuration.log.level = .error
             configuration.loops = testLoops
             return configuration
         }(), store: reopened)
@@ -114,7 +114,7 @@ struct TournamentTests {
         var configuration = ServerConfiguration()
         configuration.host = "127.0.0.1"
         configuration.port = 0
-        configuration.logLevel = .error
+        configuration.log.level = .error
         // Three pairs: a game cannot be drawn, so it moves the two ratings apart.
         configuration.lobby.defaultRules = RuleSet(pairs: 3, turnSeconds: 0, revealMilliseconds: 0, againOnMatch: true)
         configuration.loops = testLoops

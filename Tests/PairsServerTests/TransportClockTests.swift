@@ -15,7 +15,7 @@ private func startServer(on clock: ManualClock, _ configure: (inout ServerConfig
     var configuration = ServerConfiguration()
     configuration.host = "127.0.0.1"
     configuration.port = 0
-    configuration.logLevel = .error
+    configuration.log.level = .error
     configuration.loops = testLoops
     configure(&configuration)
     let server = Server(configuration: configuration, store: nil, clock: clock, storageStep: { _ in })
@@ -111,7 +111,7 @@ struct TransportClockTests {
     @Test("an HTTP request head that does not end is answered 408 when the clock passes its limit, and not before")
     func requestHeadTimesOutOnTheClock() throws {
         let clock = ManualClock()
-        let server = try startServer(on: clock) { $0.requestHeadMilliseconds = 3_000 }
+        let server = try startServer(on: clock) { $0.web.requestHeadMilliseconds = 3_000 }
         defer { server.stop() }
         let client = try TestClient(port: server.port)
         client.sendRaw(Array("GET / HTTP/1.1\r\nHost: x\r\n".utf8))

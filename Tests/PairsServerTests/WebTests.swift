@@ -122,7 +122,7 @@ struct WebTests {
 
     @Test("a request head that does not end in time is answered 408, and the connection closed")
     func slowHeadTimesOut() throws {
-        let server = try startServer { $0.requestHeadMilliseconds = 300 }
+        let server = try startServer { $0.web.requestHeadMilliseconds = 300 }
         defer { server.stop() }
         let client = try TestClient(port: server.port)
         client.sendRaw(Array("GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8))
@@ -190,7 +190,7 @@ struct SniffTests {
         closed without a byte; speaking first still decides at once, and a line is answered after welcome
         """)
     func pageVisitorsAreNeverGreetedSilent() throws {
-        let server = try startServer { $0.pageVisitorSilenceMilliseconds = 3_000 }
+        let server = try startServer { $0.web.pageVisitorSilenceMilliseconds = 3_000 }
         defer { server.stop() }
         let beforeThePage = try TestClient(port: server.port)
         try beforeThePage.readWelcome()
