@@ -78,7 +78,7 @@ public struct ServerConfiguration: Sendable {
         /// How long a client waits for the store (a history query, a claim) before it is told `storage_timeout`:
         /// far longer than any query takes on a working disk, and a bound on how long a stalled one (a full
         /// disk, a frozen file system) leaves a client without an answer.
-        public var storageDeadlineMilliseconds: Int64 = 5_000
+        public var deadlineMilliseconds: Int64 = 5_000
         /// Threads that hash passwords, and how many checks may wait for them before more are answered `busy`
         /// (see `NameCheckPool`).
         public var nameCheckWorkers = NameCheckPool.defaultWorkers

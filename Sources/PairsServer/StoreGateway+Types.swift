@@ -63,7 +63,7 @@ extension StoreGateway {
             self.store = store
             worker = (DispatchQueue(label: "pairs.storage"), storageStep)
             nameChecks = NameCheckPool(workers: configuration.store.nameCheckWorkers, queueLimit: configuration.store.nameCheckQueueLimit)
-            deadlineMilliseconds = configuration.store.storageDeadlineMilliseconds
+            deadlineMilliseconds = configuration.store.deadlineMilliseconds
         }
     }
 }

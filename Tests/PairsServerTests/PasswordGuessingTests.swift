@@ -126,7 +126,7 @@ struct PasswordGuessingTests {
     func stalledStoreHoldsUpNoHello() throws {
         let directory = try TemporaryDirectory()
         let gate = StorageGate(holding: .query)
-        let server = try guardedServer(at: directory.database, gate: gate) { $0.store.storageDeadlineMilliseconds = 300 }
+        let server = try guardedServer(at: directory.database, gate: gate) { $0.store.deadlineMilliseconds = 300 }
         defer {
             gate.open()
             server.stop()
@@ -154,7 +154,7 @@ struct PasswordGuessingTests {
         let server = try guardedServer(at: directory.database, gate: gate) {
             $0.store.nameCheckWorkers = 1
             $0.store.nameCheckQueueLimit = 1
-            $0.store.storageDeadlineMilliseconds = 60_000
+            $0.store.deadlineMilliseconds = 60_000
         }
         defer {
             gate.open()
@@ -185,7 +185,7 @@ struct PasswordGuessingTests {
     func helloWaitsForAClaimInFlight() throws {
         let directory = try TemporaryDirectory()
         let gate = StorageGate(holding: .claim)
-        let server = try guardedServer(at: directory.database, gate: gate) { $0.store.storageDeadlineMilliseconds = 60_000 }
+        let server = try guardedServer(at: directory.database, gate: gate) { $0.store.deadlineMilliseconds = 60_000 }
         defer {
             gate.open()
             server.stop()
