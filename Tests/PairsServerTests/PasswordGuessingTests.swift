@@ -163,7 +163,11 @@ struct PasswordGuessingTests {
         let first = try TestClient(port: server.port)
         first.send(#"{"type":"hello","name":"ann","password":"one"}"#)
         // The first claim holds the only worker; the second waits in the queue of one; the third is refused.
-        try blockingWaitUntil("the first claim to reach the worker") { server.nameCheckPoolWaiting == 0 && server.storageWorkInFlight == 1 }
+        // The claim in flight first, then the empty queue: the loop files the claim and queues its hash in one
+        // turn, so once it is in flight an empty queue means the worker took it. Read the other way round, a
+        // queue read before the hello was handled and a flight count read after it passed with the claim still
+        // queued, and the second claim found the queue full (on a busy machine, where the worker starts late).
+        try blockingWaitUntil("the first claim to reach the worker") { server.storageWorkInFlight == 1 && server.nameCheckPoolWaiting == 0 }
         let second = try TestClient(port: server.port)
         second.send(#"{"type":"hello","name":"bob","password":"two"}"#)
         try blockingWaitUntil("the second claim to queue") { server.nameCheckPoolWaiting == 1 }
